@@ -1,0 +1,123 @@
+#pragma once
+// rune::array<T>: an immutable, shared, owning (or viewing) handle on n elements that live
+// where a backend runs; rune::array_view<T>: the trivially copyable handle for lambdas.
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "config.hpp"
+#include "detail/host_memory.hpp"
+#include "errors.hpp"
+
+namespace rune {
+
+// Where an array's elements live.
+enum class location { host, device };
+
+// What RUNE_FN lambdas capture to read an array at arbitrary indices (gathers).
+template <class T> struct array_view {
+  const T* data = nullptr;
+  index_t n = 0;
+  RUNE_HD const T& operator[](index_t i) const { return data[i]; }
+  RUNE_HD index_t size() const { return n; }
+};
+
+namespace detail {
+// Every node and array gets an identity when built; copies keep it. The planner merges
+// same-typed nodes only when their identities agree (ARCHITECTURE.md, shared subexpressions).
+inline std::uint64_t fresh_node_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Copies device bytes to the host; installed by the cuda backend when it is compiled in.
+inline void (*copy_device_to_host)(void* dst, const void* src, std::size_t bytes) = nullptr;
+
+template <class T> struct array_access;
+}  // namespace detail
+
+template <class T> class array {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "rune::array<T>: T must be an arithmetic type or a trivially copyable struct");
+
+ public:
+  using value_type = T;
+
+  array() = default;
+
+  index_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  location where() const { return where_; }
+  const T* data() const { return data_; }
+
+  // A handle a RUNE_FN lambda can capture by value and index on the backend the array lives on.
+  array_view<T> view() const { return {data_, n_}; }
+
+  // Copies the elements to a host vector (synchronizes with the device if they live there).
+  std::vector<T> to_vector() const {
+    std::vector<T> out(static_cast<std::size_t>(n_));
+    if (n_ == 0) return out;
+    if (where_ == location::host) {
+      std::memcpy(out.data(), data_, out.size() * sizeof(T));
+    } else {
+      if (!detail::copy_device_to_host)
+        throw backend_error("rune::array::to_vector: the array lives on a GPU but this program has no CUDA backend");
+      detail::copy_device_to_host(out.data(), data_, out.size() * sizeof(T));
+    }
+    return out;
+  }
+
+ private:
+  friend struct detail::array_access<T>;
+  array(std::shared_ptr<void> owner, T* data, index_t n, location where)
+      : owner_(std::move(owner)), data_(data), n_(n), where_(where), id_(detail::fresh_node_id()) {}
+
+  std::shared_ptr<void> owner_;  // null for views of memory the user owns
+  T* data_ = nullptr;
+  index_t n_ = 0;
+  location where_ = location::host;
+  std::uint64_t id_ = 0;
+};
+
+namespace detail {
+// The library's access to an array's internals (construction from storage, identity, ownership).
+template <class T> struct array_access {
+  static array<T> make(std::shared_ptr<void> owner, index_t n, location where) {
+    T* p = static_cast<T*>(owner.get());
+    return array<T>(std::move(owner), p, n, where);
+  }
+  static array<T> wrap(T* p, index_t n, location where) { return array<T>(nullptr, p, n, where); }
+  static T* data(const array<T>& a) { return a.data_; }
+  static std::uint64_t id(const array<T>& a) { return a.id_; }
+  // True when `a` is the only owner of its storage: updating it in place is invisible to others.
+  static bool sole_owner(const array<T>& a) { return a.owner_ && a.owner_.use_count() == 1; }
+  static const std::shared_ptr<void>& owner(const array<T>& a) { return a.owner_; }
+};
+}  // namespace detail
+
+// Copies host elements into a new array on the host (the cpu backend's memory).
+template <class T> array<std::remove_const_t<T>> to_array(std::span<T> xs) {
+  using U = std::remove_const_t<T>;
+  auto owner = detail::host_allocate<U>(static_cast<index_t>(xs.size()), detail::alloc_kind::output);
+  if (!xs.empty()) std::memcpy(owner.get(), xs.data(), xs.size() * sizeof(U));
+  return detail::array_access<U>::make(std::move(owner), static_cast<index_t>(xs.size()), location::host);
+}
+
+template <class T> array<T> to_array(const std::vector<T>& xs) { return to_array(std::span<const T>(xs)); }
+
+// Wraps n elements the caller owns, without copying; the caller keeps them alive while in use.
+template <class T> array<std::remove_const_t<T>> view(T* ptr, index_t n) {
+  using U = std::remove_const_t<T>;
+  if (n < 0) throw usage_error("rune::view(ptr, n): n = " + std::to_string(n) + " is negative");
+  if (n > 0 && ptr == nullptr) throw usage_error("rune::view(ptr, n): ptr is null but n = " + std::to_string(n));
+  return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, location::host);
+}
+
+template <class T> array<std::remove_const_t<T>> view(std::span<T> xs) {
+  return view(xs.data(), static_cast<index_t>(xs.size()));
+}
+}  // namespace rune

@@ -1,0 +1,110 @@
+#pragma once
+// The loop nest of the maposcanomap form on the CPU: a chunked two-phase scan.
+// Phase 1: each thread folds f over its range (restarting at segment starts). Thread 0 then
+// turns the range aggregates into carries, left to right. Phase 2: each thread rescans its
+// range from its carry and hands every scanned value to the sinks (g). f runs twice per
+// element; on a CPU that is cheaper than storing it.
+#include <utility>
+
+#include "../../detail/host_memory.hpp"
+#include "../../plan/eval.hpp"
+#include "../../plan/forms.hpp"
+#include "sink_loops.hpp"
+#include "team.hpp"
+
+namespace rune::detail::cpu {
+
+// Does [b, e) contain an index i with i % seg == 0?
+inline bool has_segment_start(index_t b, index_t e, index_t seg) {
+  if (seg <= 0 || b >= e) return false;
+  const index_t first = (b + seg - 1) / seg * seg;
+  return first < e;
+}
+
+// Runs fold over a team: on_element(i, scanned) for every i, scanned per op/ne/seg.
+template <class Op, class T, class F, class OnElement>
+void scan_team(const Op& op, const T& ne, const F& f, index_t n, index_t seg, bool exclusive, OnElement&& on_element) {
+  const int planned = planned_threads(n);
+  scratch<T> aggregate(planned), carry(planned);
+  run_team(planned, [&](int t, int nt) {
+    auto [b, e] = range_of(n, t, nt);
+    if (nt > 1) {
+      T acc = ne;
+      index_t pos = seg > 0 ? b % seg : 1;
+      for (index_t i = b; i < e; ++i) {
+        if (seg > 0) {
+          if (pos == 0) acc = ne;
+          if (++pos == seg) pos = 0;
+        }
+        acc = op(acc, f(i, no_ctx{}));
+      }
+      aggregate[t] = acc;
+      team_single(t, [&] {
+        T running = ne;
+        for (int u = 0; u < nt; ++u) {
+          carry[u] = running;
+          auto [ub, ue] = range_of(n, u, nt);
+          running = has_segment_start(ub, ue, seg) ? aggregate[u] : op(running, aggregate[u]);
+        }
+      });
+    }
+    T running = nt > 1 ? carry[t] : ne;
+    index_t pos = seg > 0 ? b % seg : 1;
+    for (index_t i = b; i < e; ++i) {
+      if (seg > 0) {
+        if (pos == 0) running = ne;
+        if (++pos == seg) pos = 0;
+      }
+      const T x = f(i, no_ctx{});
+      if (exclusive) {
+        on_element(i, running);
+        running = op(running, x);
+      } else {
+        running = op(running, x);
+        on_element(i, running);
+      }
+    }
+  });
+}
+
+template <class Op, class T, class F, class... S> void run_maposcanomap(maposcanomap_form<Op, T, F, S...>& form) {
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    no_state none{};
+    scan_team(form.op, form.ne, form.f, form.n, form.seg, form.exclusive, [&](index_t i, const T& v) {
+      const scan_ctx<T> ctx{v};
+      (apply(get<K>(form.sinks), none, i, ctx), ...);
+    });
+  }(std::index_sequence_for<S...>{});
+}
+
+// filter: count the kept elements per range, allocate exactly, write each at its offset.
+template <class T, class P, class E> array<T> run_filter(const filter_form<T, P, E>& form, alloc_kind kind) {
+  const index_t n = form.n;
+  const int planned = planned_threads(n);
+  scratch<index_t> kept(planned);
+  array<T> out;
+  T* dst = nullptr;
+  run_team(planned, [&](int t, int nt) {
+    auto [b, e] = range_of(n, t, nt);
+    index_t count = 0;
+    for (index_t i = b; i < e; ++i) count += form.p(form.e(i, no_ctx{})) ? 1 : 0;
+    kept[t] = count;
+    team_single(t, [&] {
+      index_t total = 0;
+      for (int u = 0; u < nt; ++u) {
+        const index_t c = kept[u];
+        kept[u] = total;
+        total += c;
+      }
+      out = array_access<T>::make(host_allocate<T>(total, kind), total, location::host);
+      dst = array_access<T>::data(out);
+    });
+    index_t at = kept[t];
+    for (index_t i = b; i < e; ++i) {
+      const T x = form.e(i, no_ctx{});
+      if (form.p(x)) dst[at++] = x;
+    }
+  });
+  return out;
+}
+}  // namespace rune::detail::cpu

@@ -1,0 +1,57 @@
+#pragma once
+// How one thread applies each kind of sink to a block of elements [b, e), given the pass's
+// context (no_ctx, or the scanned value in a maposcanomap). Reductions and histograms carry
+// per-thread state; the others write straight to their outputs.
+#include <algorithm>
+
+#include "../../plan/sinks.hpp"
+#include "hist_update.hpp"
+
+namespace rune::detail::cpu {
+
+// Per-thread state of a sink: nothing, a running reduction, or the histogram to update.
+struct no_state {};
+template <class T> struct reduce_state {
+  T acc;
+};
+template <class T> struct hist_state {
+  T* bins;         // this thread's sub-histogram, or the shared bins
+  bool shared;     // shared bins: updates must be atomic
+};
+
+template <class S> no_state begin(const S&, int) { return {}; }
+template <class Op, class T, class E> reduce_state<T> begin(const reduce_sink<Op, T, E>& s, int) { return {s.ne}; }
+
+template <class Ctx, class T, class E> void apply(store_sink<T, E>& s, no_state&, index_t i, const Ctx& c) {
+  if (i < s.n) s.out[i] = s.e(i, c);
+}
+template <class Ctx, class T, class EI, class EV> void apply(scatter_sink<T, EI, EV>& s, no_state&, index_t i, const Ctx& c) {
+  if (i >= s.n) return;
+  const index_t j = s.ei(i, c);
+  if (j >= 0 && j < s.ndest) s.dest[j] = s.ev(i, c);
+}
+template <class Ctx, class T, class E> void apply(point_sink<T, E>& s, no_state&, index_t i, const Ctx& c) {
+  if (i == s.at) *s.result = s.e(i, c);
+}
+template <class Ctx, class Op, class T, class E> void apply(reduce_sink<Op, T, E>& s, reduce_state<T>& st, index_t i, const Ctx& c) {
+  if (i < s.n) st.acc = s.op(st.acc, s.e(i, c));
+}
+template <class Ctx, class Op, class T, class EI, class EV>
+void apply(hist_sink<Op, T, EI, EV>& s, hist_state<T>& st, index_t i, const Ctx& c) {
+  if (i >= s.n) return;
+  const index_t j = s.ei(i, c);
+  if (j < 0 || j >= s.nbins) return;
+  if (st.shared) atomic_update(s.op, st.bins + j, s.ev(i, c));
+  else st.bins[j] = s.op(st.bins[j], s.ev(i, c));
+}
+
+// A block of elements for sinks that need no context: loops the compiler can vectorize.
+template <class S, class St> void apply_block(S& s, St& st, index_t b, index_t e) {
+  if constexpr (requires { s.n; }) e = std::min(e, s.n);
+  if constexpr (requires { s.at; }) {
+    if (s.at >= b && s.at < e) apply(s, st, s.at, no_ctx{});
+  } else {
+    for (index_t i = b; i < e; ++i) apply(s, st, i, no_ctx{});
+  }
+}
+}  // namespace rune::detail::cpu

@@ -1,0 +1,70 @@
+#pragma once
+// Team-wide resources of a sink for one pass: per-thread partials of a reduction, per-thread
+// sub-histograms of a histogram. begin(t) gives thread t its state, end(t, st) hands it
+// back, finish(nt) combines what the threads produced, in thread order.
+#include <algorithm>
+
+#include "../../detail/host_memory.hpp"
+#include "sink_loops.hpp"
+#include "team.hpp"
+
+namespace rune::detail::cpu {
+
+template <class S> struct sink_team {
+  sink_team(const S&, int, index_t) {}
+  no_state begin(int) { return {}; }
+  void end(int, no_state&) {}
+  void finish(int) {}
+};
+
+template <class Op, class T, class E> struct sink_team<reduce_sink<Op, T, E>> {
+  const reduce_sink<Op, T, E>& s;
+  scratch<T> partials;
+  int planned;
+  sink_team(const reduce_sink<Op, T, E>& sink, int planned_threads, index_t)
+      : s(sink), partials(planned_threads), planned(planned_threads) {
+    for (int t = 0; t < planned; ++t) partials[t] = s.ne;
+  }
+  reduce_state<T> begin(int) { return {s.ne}; }
+  void end(int t, reduce_state<T>& st) { partials[t] = st.acc; }
+  void finish(int nt) {
+    T acc = s.ne;
+    for (int t = 0; t < nt; ++t) acc = s.op(acc, partials[t]);
+    *s.result = acc;
+  }
+};
+
+// Note [CPU histogram strategy]
+// Threads other than 0 get private sub-histograms (seeded with ne, combined into the bins
+// after the pass) when they are cheap: at most 64 MiB in all and no more bins than a quarter
+// of the elements. Otherwise every thread updates the shared bins atomically. Thread 0
+// always updates the bins themselves, which hold the destination's values (genhist(dest,...)).
+template <class Op, class T, class EI, class EV> struct sink_team<hist_sink<Op, T, EI, EV>> {
+  const hist_sink<Op, T, EI, EV>& s;
+  int planned;
+  bool private_bins;
+  scratch<T> sub;
+  sink_team(const hist_sink<Op, T, EI, EV>& sink, int planned_threads, index_t n)
+      : s(sink),
+        planned(planned_threads),
+        private_bins(planned > 1 && s.nbins * (planned - 1) * index_t(sizeof(T)) <= (index_t{64} << 20) &&
+                     s.nbins <= n / 4),
+        sub(private_bins ? s.nbins * (planned - 1) : 0) {}
+  hist_state<T> begin(int t) {
+    if (t == 0) return {s.bins, planned > 1 && !private_bins};
+    if (!private_bins) return {s.bins, true};
+    T* mine = sub.data + (t - 1) * s.nbins;
+    std::fill(mine, mine + s.nbins, s.ne);
+    return {mine, false};
+  }
+  void end(int, hist_state<T>&) {}
+  void finish(int nt) {
+    if (!private_bins || nt < 2) return;
+    parallel_for(s.nbins, [&](index_t j) {
+      T acc = s.bins[j];
+      for (int t = 1; t < nt; ++t) acc = s.op(acc, sub.data[(t - 1) * s.nbins + j]);
+      s.bins[j] = acc;
+    });
+  }
+};
+}  // namespace rune::detail::cpu

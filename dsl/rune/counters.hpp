@@ -1,0 +1,39 @@
+#pragma once
+// Counters that tests read to check fusion as structure: how many passes over data ran and
+// how many bytes force() allocated, since the last reset. Process-wide and thread-safe.
+#include <atomic>
+#include <cstdint>
+
+namespace rune {
+
+struct counters {
+  std::uint64_t passes = 0;           // fused forms executed (a point read is not a pass)
+  std::uint64_t temporary_bytes = 0;  // intermediates materialized but not returned to the caller
+  std::uint64_t output_bytes = 0;     // arrays returned to the caller (roots, copied destinations)
+  std::uint64_t scratch_bytes = 0;    // backend scratch: per-thread sub-histograms, chunk carries
+};
+
+namespace detail {
+struct counter_cells {
+  std::atomic<std::uint64_t> passes{0}, temporary_bytes{0}, output_bytes{0}, scratch_bytes{0};
+};
+inline counter_cells& counter_state() {
+  static counter_cells cells;
+  return cells;
+}
+inline void count_pass() { counter_state().passes.fetch_add(1, std::memory_order_relaxed); }
+}  // namespace detail
+
+inline counters read_counters() {
+  auto& c = detail::counter_state();
+  return {c.passes.load(), c.temporary_bytes.load(), c.output_bytes.load(), c.scratch_bytes.load()};
+}
+
+inline void reset_counters() {
+  auto& c = detail::counter_state();
+  c.passes = 0;
+  c.temporary_bytes = 0;
+  c.output_bytes = 0;
+  c.scratch_bytes = 0;
+}
+}  // namespace rune

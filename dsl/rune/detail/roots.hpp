@@ -1,0 +1,31 @@
+#pragma once
+// Splitting the arguments of force()/explain() into roots (as nodes) and options.
+#include <tuple>
+#include <type_traits>
+
+#include "../options.hpp"
+#include "expr.hpp"
+
+namespace rune::detail {
+
+template <class A> auto root_or_nothing(const A& a) {
+  if constexpr (is_option<A>) return std::tuple<>{};
+  else return std::tuple<node_of_t<A>>(as_node(a));
+}
+
+template <class... Args> auto roots_of(const Args&... args) { return std::tuple_cat(root_or_nothing(args)...); }
+
+template <class... Args> inline constexpr bool wants_unfused = (std::is_same_v<Args, unfused_t> || ...);
+template <class... Args> inline constexpr bool wants_cpu = (std::is_same_v<Args, on_cpu_t> || ...);
+template <class... Args> inline constexpr bool wants_gpu = (std::is_same_v<Args, on_gpu_t> || ...);
+
+template <class... Args> constexpr bool check_roots(const char* = nullptr) {
+  constexpr int nroots = ((is_option<Args> ? 0 : 1) + ... + 0);
+  static_assert(nroots > 0, "rune::force(e...): give at least one expression to force");
+  static_assert(((is_option<Args> || is_expr<Args>) && ...),
+                "rune::force(e...): every argument must be a rune expression, a rune::array, or an option "
+                "(rune::unfused, rune::on_cpu, rune::on_gpu)");
+  static_assert(!(wants_cpu<Args...> && wants_gpu<Args...>), "rune::force(e...): choose one of rune::on_cpu and rune::on_gpu");
+  return nroots > 0 && ((is_option<Args> || is_expr<Args>) && ...);
+}
+}  // namespace rune::detail

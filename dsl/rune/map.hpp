@@ -1,0 +1,46 @@
+#pragma once
+// rune::map(f, xs, ys, ...): f applied elementwise; lazy. Lazy scalars among the inputs
+// (reduce, last, index) are broadcast to every element.
+#include <string>
+#include <type_traits>
+
+#include "detail/expr.hpp"
+#include "ir/map.hpp"
+
+namespace rune {
+
+template <class F, class... Xs> auto map(F f, const Xs&... xs) {
+  static_assert(sizeof...(Xs) > 0, "rune::map(f, xs...): give at least one input array");
+  constexpr bool inputs_ok = (detail::is_expr<Xs> && ...);
+  static_assert(inputs_ok, "rune::map(f, xs...): every input must be a rune::array or a lazy rune expression");
+  if constexpr (sizeof...(Xs) > 0 && inputs_ok) {
+    constexpr bool callable = std::is_invocable_v<const F&, detail::value_of<Xs>...>;
+    static_assert(callable, "rune::map(f, xs...): f must be callable with one element of each input");
+    if constexpr (callable) {
+      using R = std::decay_t<std::invoke_result_t<const F&, detail::value_of<Xs>...>>;
+      static_assert(detail::is_element<R>,
+                    "rune::map(f, xs...): f must return an arithmetic type or a trivially copyable struct");
+      static_assert((detail::is_array_expr<Xs> || ...),
+                    "rune::map(f, xs...): at least one input must be an array (lazy scalars are broadcast)");
+      using node = detail::map_node<F, detail::node_of_t<Xs>...>;
+      node m{detail::fresh_node_id(), f, {detail::as_node(xs)...}};
+      index_t len = detail::unknown_length;
+      int first = 0, k = 0;
+      auto check = [&](index_t n) {
+        ++k;
+        if (n < 0) return;
+        if (len < 0) { len = n; first = k; }
+        else if (n != len)
+          detail::fail("rune::map: input " + std::to_string(first) + " has " + std::to_string(len) +
+                       " elements but input " + std::to_string(k) + " has " + std::to_string(n));
+      };
+      std::apply([&](const auto&... x) { (check(detail::known_length(x)), ...); }, m.xs);
+      return m;
+    } else {
+      return detail::invalid_expr{};
+    }
+  } else {
+    return detail::invalid_expr{};
+  }
+}
+}  // namespace rune

@@ -1,0 +1,56 @@
+#pragma once
+// The operators rune knows by name. Being known lets a backend pick a hardware atomic
+// (genhist) and lets explain() print the operator; any other associative callable works too.
+#include "config.hpp"
+
+namespace rune {
+
+struct plus {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a + b; }
+};
+struct mul {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a * b; }
+};
+struct min {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+struct max {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+struct bit_and {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a & b; }
+};
+struct bit_or {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a | b; }
+};
+struct bit_xor {
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+namespace detail {
+// Which known operator an operator type is; `other` for user callables.
+enum class known_op { other, plus, mul, min, max, bit_and, bit_or, bit_xor };
+
+template <class Op> inline constexpr known_op known_op_of = known_op::other;
+template <> inline constexpr known_op known_op_of<rune::plus> = known_op::plus;
+template <> inline constexpr known_op known_op_of<rune::mul> = known_op::mul;
+template <> inline constexpr known_op known_op_of<rune::min> = known_op::min;
+template <> inline constexpr known_op known_op_of<rune::max> = known_op::max;
+template <> inline constexpr known_op known_op_of<rune::bit_and> = known_op::bit_and;
+template <> inline constexpr known_op known_op_of<rune::bit_or> = known_op::bit_or;
+template <> inline constexpr known_op known_op_of<rune::bit_xor> = known_op::bit_xor;
+
+constexpr const char* op_name(known_op k) {
+  switch (k) {
+    case known_op::plus: return "plus";
+    case known_op::mul: return "mul";
+    case known_op::min: return "min";
+    case known_op::max: return "max";
+    case known_op::bit_and: return "bit_and";
+    case known_op::bit_or: return "bit_or";
+    case known_op::bit_xor: return "bit_xor";
+    default: return "user operator";
+  }
+}
+}  // namespace detail
+}  // namespace rune

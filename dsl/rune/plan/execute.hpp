@@ -1,0 +1,353 @@
+#pragma once
+// Lowering a plan to fused forms and running them: for each group, in order, build the
+// sinks' evaluators (inlining elementwise nodes, reading stored results, taking the scanned
+// value inside the scan's own pass), prepare destinations, and hand one form to the backend.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "../counters.hpp"
+#include "../errors.hpp"
+#include "../fusion/driver.hpp"
+#include "eval.hpp"
+#include "forms.hpp"
+#include "results.hpp"
+#include "sinks.hpp"
+
+namespace rune::detail {
+
+template <class Forest, bool Unfused, bool Positional> struct plan_holder {
+  static constexpr auto value = make_plan(Forest::desc, Unfused, Positional);
+};
+
+template <class N> inline constexpr int subtree_size = tlist_size<post_order_t<N>>::value;
+
+template <class... Cs> constexpr int child_offset(int k) {
+  const int sizes[] = {subtree_size<Cs>..., 0};
+  int total = 0;
+  for (int i = 0; i < k; ++i) total += sizes[i];
+  return total;
+}
+
+template <class L> struct forest_storage;
+template <class... Ps> struct forest_storage<tlist<Ps...>> {
+  using pointers = std::tuple<const Ps*...>;
+  using results = std::tuple<result_slot_t<Ps>...>;
+};
+
+// Node addresses by position: the roots walked in post-order, as the planner numbered them.
+template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, Ptrs& ptrs);
+
+template <int Start, class Node, class Ptrs, class... Cs>
+void collect_children(const Node& n, Ptrs& ptrs, tlist<Cs...>) {
+  [[maybe_unused]] auto kids = children_of(n);
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (collect_nodes<Start + child_offset<Cs...>(static_cast<int>(K))>(std::get<K>(kids), ptrs), ...);
+  }(std::index_sequence_for<Cs...>{});
+}
+
+template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, Ptrs& ptrs) {
+  collect_children<Start>(n, ptrs, typename Node::children{});
+  std::get<Start + subtree_size<Node> - 1>(ptrs) = &n;
+}
+
+template <class Plan, int G> struct group_info {
+  static constexpr auto& pl = Plan::value;
+  static constexpr group_desc desc = pl.groups[G];
+  static constexpr int size = group_size(pl, G);
+  static constexpr auto members = group_members<size>(pl, G);
+  // The members other than the group's scan (the sinks of a maposcanomap's g).
+  static constexpr int others_size = size - (desc.scan >= 0 ? 1 : 0);
+  static constexpr auto others = [] {
+    std::array<int, (others_size > 0 ? others_size : 1)> out{};
+    int k = 0;
+    for (int m = 0; m < size; ++m)
+      if (members[m] != desc.scan) out[k++] = members[m];
+    return out;
+  }();
+};
+
+inline std::string len_str(index_t n) { return std::to_string(n); }
+
+template <class Forest, class Plan, class Backend> class executor {
+  using positions = typename Forest::positions;
+  static constexpr auto& F = Forest::desc;
+  static constexpr auto& P = Plan::value;
+  static constexpr int N = Forest::size;
+
+  typename forest_storage<positions>::pointers ptrs_{};
+  typename forest_storage<positions>::results results_{};
+  Backend& be_;
+
+ public:
+  template <class... Roots> executor(Backend& be, const Roots&... roots) : be_(be) {
+    [&]<std::size_t... R>(std::index_sequence<R...>) {
+      (collect_nodes<F.roots[R] + 1 - subtree_size<Roots>>(roots, ptrs_), ...);
+    }(std::index_sequence_for<Roots...>{});
+  }
+
+  // Identities of same-typed positions agree: the typed plan is valid (Note [Identity by type]).
+  bool identities_agree() const {
+    bool ok = true;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((ok = ok && (F.nodes[I].kind == node_kind::leaf ||
+                    std::get<I>(ptrs_)->id == std::get<P.canon[I]>(ptrs_)->id)),
+       ...);
+    }(std::make_index_sequence<N>{});
+    return ok;
+  }
+
+  void run() {
+    [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
+  }
+
+  // The value of root r: the array or scalar its node produced.
+  template <int R> auto root_result() {
+    constexpr int p = F.roots[R];
+    if constexpr (F.nodes[p].kind == node_kind::leaf)
+      return node<p>().a;
+    else if constexpr (F.nodes[p].scalar)
+      return result<p>().get();
+    else
+      return result<p>();
+  }
+
+ private:
+  template <int I> using node_t = typename Forest::template node_at<I>;
+  template <int I> using value_t = typename node_t<I>::value_type;
+  template <int I> const node_t<I>& node() const { return *std::get<I>(ptrs_); }
+  template <int I> auto& result() { return std::get<P.canon[I]>(results_); }
+  template <int I, int K> static constexpr int child = F.kids[F.nodes[I].first_child + K];
+
+  static constexpr alloc_kind kind_for(int canonical) {
+    return P.root[canonical] ? alloc_kind::output : alloc_kind::temporary;
+  }
+
+  // ---- lengths ---------------------------------------------------------------------------
+  // Array length of the node at I; -1 for a lazy scalar (broadcast by map).
+  template <int I> index_t length() {
+    constexpr node_kind k = F.nodes[I].kind;
+    if constexpr (F.nodes[I].scalar) return -1;
+    else if constexpr (k == node_kind::leaf) return node<I>().a.size();
+    else if constexpr (k == node_kind::iota || k == node_kind::replicate) return node<I>().n;
+    else if constexpr (k == node_kind::filter) return result<I>().size();
+    else if constexpr (k == node_kind::scan) return length<child<I, 0>>();
+    else if constexpr (k == node_kind::hist) {
+      if constexpr (node_t<I>::has_dest) return length<child<I, 2>>();
+      else return node<I>().bins;
+    } else if constexpr (k == node_kind::scatter) return length<child<I, 2>>();
+    else return map_length<I>();
+  }
+
+  template <int I> index_t map_length() {
+    constexpr int nc = F.nodes[I].nchildren;
+    index_t lens[nc];
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((lens[K] = length<child<I, K>>()), ...); }(
+        std::make_index_sequence<nc>{});
+    index_t n = -1;
+    int first = -1;
+    for (int k = 0; k < nc; ++k) {
+      if (lens[k] < 0) continue;
+      if (n < 0) { n = lens[k]; first = k; }
+      else if (lens[k] != n)
+        fail("rune::map: input " + std::to_string(first + 1) + " has " + len_str(n) + " elements but input " +
+             std::to_string(k + 1) + " has " + len_str(lens[k]));
+    }
+    return n;
+  }
+
+  // ---- evaluators ------------------------------------------------------------------------
+  template <int G, int I> auto make_eval() {
+    if constexpr (P.barrier[I]) {
+      constexpr int c = P.canon[I];
+      if constexpr (P.groups[G].f == form::maposcanomap && P.groups[G].scan == c)
+        return scan_value_eval<value_t<I>>{};
+      else if constexpr (F.nodes[I].scalar)
+        return const_eval<value_t<I>>{result<I>().get()};
+      else
+        return read_eval<value_t<I>>{result<I>().data()};
+    } else {
+      return structural_eval<G, I>();
+    }
+  }
+
+  template <int G, int I> auto structural_eval() {
+    constexpr node_kind k = F.nodes[I].kind;
+    if constexpr (k == node_kind::leaf) return read_eval<value_t<I>>{node<I>().a.data()};
+    else if constexpr (k == node_kind::iota) return iota_eval{};
+    else if constexpr (k == node_kind::replicate) return const_eval<value_t<I>>{node<I>().x};
+    else {
+      static_assert(k == node_kind::map, "rune internal: only elementwise nodes are evaluated inline");
+      return [&]<std::size_t... K>(std::index_sequence<K...>) {
+        using E = map_eval<value_t<I>, decltype(node<I>().f), decltype(make_eval<G, child<I, K>>())...>;
+        return E{node<I>().f, make_row(make_eval<G, child<I, K>>()...)};
+      }(std::make_index_sequence<F.nodes[I].nchildren>{});
+    }
+  }
+
+  template <class T, class E> static auto as(E e) {
+    if constexpr (std::is_same_v<typename E::value_type, T>) return e;
+    else return convert_eval<T, E>{e};
+  }
+
+  // ---- destinations ----------------------------------------------------------------------
+  // The array a scatter or genhist(dest, ...) at I updates: the destination itself when nobody
+  // else can see it (Note [Consuming destinations]), a copy otherwise.
+  template <int G, int I, int D> array<value_t<I>> destination() {
+    using T = value_t<I>;
+    constexpr alloc_kind kind = kind_for(P.canon[I]);
+    constexpr node_kind dk = F.nodes[D].kind;
+    const index_t n = length<D>();
+    if constexpr (P.barrier[D]) {
+      array<T>& src = result<D>();
+      if constexpr (P.uses[P.canon[D]] == 1 && !P.root[P.canon[D]] && !P.positional) return src;
+      else return copy_of(src, kind);
+    } else if constexpr (dk == node_kind::leaf) {
+      const auto& leaf = node<D>();
+      if (leaf.consumable && !P.positional) {
+        if (leaf.taken->exchange(true))
+          fail(std::string(F.nodes[I].kind == node_kind::scatter ? "rune::scatter" : "rune::genhist") +
+               "(dest, ...): dest was moved in and an earlier force already updated it in place; "
+               "force the expression once, or pass dest as an lvalue to keep it");
+        return leaf.a;
+      }
+      return copy_of(leaf.a, kind);
+    } else {
+      array<T> out = be_.template allocate<T>(n, kind);
+      be_.materialize(as<T>(structural_eval<G, D>()), array_access<T>::data(out), n);
+      return out;
+    }
+  }
+
+  template <class T> array<T> copy_of(const array<T>& src, alloc_kind kind) {
+    array<T> out = be_.template allocate<T>(src.size(), kind);
+    be_.copy(array_access<T>::data(out), src.data(), src.size());
+    return out;
+  }
+
+  // ---- sinks -----------------------------------------------------------------------------
+  template <int G, int I> auto make_sink() {
+    using T = value_t<I>;
+    constexpr sink_role role = P.role[I];
+    constexpr alloc_kind kind = kind_for(I);
+    if constexpr (role == sink_role::materialize) {
+      const index_t n = length<I>();
+      result<I>() = be_.template allocate<T>(n, kind);
+      return store_sink<T, decltype(structural_eval<G, I>())>{structural_eval<G, I>(),
+                                                              array_access<T>::data(result<I>()), n};
+    } else if constexpr (role == sink_role::reduce) {
+      const auto& r = node<I>();
+      auto e = as<T>(make_eval<G, child<I, 0>>());
+      return reduce_sink<decltype(r.op), T, decltype(e)>{r.op, r.ne, e, length<child<I, 0>>(), result<I>().ptr()};
+    } else if constexpr (role == sink_role::hist) {
+      const auto& h = node<I>();
+      const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
+      if (n != nv)
+        fail("rune::genhist: is has " + len_str(n) + " elements but vs has " + len_str(nv));
+      if constexpr (node_t<I>::has_dest) {
+        result<I>() = destination<G, I, child<I, 2>>();
+      } else {
+        result<I>() = be_.template allocate<T>(h.bins, kind);
+        be_.fill(array_access<T>::data(result<I>()), h.bins, h.ne);
+      }
+      auto ei = as<index_t>(make_eval<G, child<I, 0>>());
+      auto ev = as<T>(make_eval<G, child<I, 1>>());
+      return hist_sink<decltype(h.op), T, decltype(ei), decltype(ev)>{
+          h.op, h.ne, ei, ev, n, array_access<T>::data(result<I>()), result<I>().size()};
+    } else if constexpr (role == sink_role::scatter) {
+      const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
+      if (n != nv) fail("rune::scatter: is has " + len_str(n) + " elements but vs has " + len_str(nv));
+      result<I>() = destination<G, I, child<I, 2>>();
+      auto ei = as<index_t>(make_eval<G, child<I, 0>>());
+      auto ev = as<T>(make_eval<G, child<I, 1>>());
+      return scatter_sink<T, decltype(ei), decltype(ev)>{ei, ev, n, array_access<T>::data(result<I>()),
+                                                          result<I>().size()};
+    } else if constexpr (role == sink_role::index) {
+      const auto& x = node<I>();
+      const index_t n = length<child<I, 0>>();
+      const index_t at = x.last ? n - 1 : x.i;
+      if (x.last && n == 0) fail("rune::last(xs): xs is empty");
+      if (at < 0 || at >= n)
+        fail("rune::index(xs, i): i = " + len_str(at) + " is outside an array of " + len_str(n) + " elements");
+      auto e = make_eval<G, child<I, 0>>();
+      return point_sink<T, decltype(e)>{e, at, result<I>().ptr()};
+    } else {
+      static_assert(role == sink_role::materialize, "rune internal: unexpected sink role");
+    }
+  }
+
+  template <int I> void mark_ready() {
+    if constexpr (F.nodes[I].scalar) result<I>().ready = true;
+  }
+
+  // ---- groups ----------------------------------------------------------------------------
+  template <int G> void run_group() {
+    using info = group_info<Plan, G>;
+    constexpr form f = info::desc.f;
+    if constexpr (f == form::point) {
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        ((run_point<G, info::members[K]>()), ...);
+      }(std::make_index_sequence<info::size>{});
+      return;
+    } else if constexpr (f == form::maposcanomap) {
+      run_scan_group<G>();
+    } else {
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        auto sinks = make_row(make_sink<G, info::members[K]>()...);
+        index_t n = 0;
+        for_each(sinks, [&](const auto& s) { n = std::max(n, sink_length(s)); });
+        if constexpr (f == form::histomap) be_.run(form_of<histomap_form>(n, sinks));
+        else if constexpr (f == form::redomap) be_.run(form_of<redomap_form>(n, sinks));
+        else be_.run(form_of<map_acc_form>(n, sinks));
+        (mark_ready<info::members[K]>(), ...);
+      }(std::make_index_sequence<info::size>{});
+    }
+    count_pass();
+  }
+
+  template <int G, int I> void run_point() {
+    auto s = make_sink<G, I>();
+    *s.result = be_.read_point(s.e, s.at);
+    mark_ready<I>();
+  }
+
+  template <int G> void run_scan_group() {
+    using info = group_info<Plan, G>;
+    constexpr int S = info::desc.scan;
+    using T = value_t<S>;
+    const auto& sn = node<S>();
+    auto in = make_eval<G, child<S, 0>>();
+    const index_t n = length<child<S, 0>>();
+    if constexpr (F.nodes[S].kind == node_kind::filter) {
+      using E = decltype(in);
+      result<S>() = be_.run(filter_form<T, decltype(sn.p), E>{sn.p, in, n}, kind_for(S));
+    } else {
+      auto fin = as<T>(in);
+      if constexpr (P.stored[S]) result<S>() = be_.template allocate<T>(n, kind_for(S));
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        auto run_with = [&](auto... sinks) {
+          using Form = maposcanomap_form<decltype(sn.op), T, decltype(fin), decltype(sinks)...>;
+          be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, node_t<S>::variant == scan_kind::exclusive, make_row(sinks...)});
+        };
+        if constexpr (P.stored[S])
+          run_with(store_sink<T, scan_value_eval<T>>{{}, array_access<T>::data(result<S>()), n},
+                   make_sink<G, info::others[K]>()...);
+        else
+          run_with(make_sink<G, info::others[K]>()...);
+        (mark_ready<info::others[K]>(), ...);
+      }(std::make_index_sequence<info::others_size>{});
+    }
+  }
+
+  template <template <class...> class Form, class... S> static Form<S...> form_of(index_t n, row<S...> sinks) {
+    return Form<S...>{n, sinks};
+  }
+
+  template <class S> static index_t sink_length(const S& s) {
+    if constexpr (requires { s.n; }) return s.n;
+    else return s.at + 1;
+  }
+};
+}  // namespace rune::detail

@@ -1,0 +1,26 @@
+#pragma once
+// Where a force() keeps each node's result while it runs: an array for array nodes, a scalar
+// slot for lazy scalars. Indexed by canonical position.
+#include <cstring>
+#include <type_traits>
+
+#include "../array.hpp"
+
+namespace rune::detail {
+
+// Storage for one scalar of any trivially copyable type (no default constructor needed).
+template <class T> struct scalar_slot {
+  alignas(T) unsigned char bytes[sizeof(T)];
+  bool ready = false;
+  T* ptr() { return reinterpret_cast<T*>(bytes); }
+  T get() const {
+    T t;
+    std::memcpy(static_cast<void*>(&t), bytes, sizeof(T));
+    return t;
+  }
+};
+
+template <class N>
+using result_slot_t =
+    std::conditional_t<N::is_scalar, scalar_slot<typename N::value_type>, array<typename N::value_type>>;
+}  // namespace rune::detail
