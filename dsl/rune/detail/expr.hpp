@@ -25,7 +25,7 @@ template <class T> inline constexpr bool is_array_type<array<T>> = true;
 template <class X> inline constexpr bool is_expr = is_array_type<std::remove_cvref_t<X>> || is_node<std::remove_cvref_t<X>>;
 
 template <class X, bool = is_expr<X>> inline constexpr bool is_array_expr = false;
-template <class X> inline constexpr bool is_array_expr<X, true> = !node_of_t<X>::is_scalar;
+template <class X> inline constexpr bool is_array_expr<X, true> = !node_traits<node_of_t<X>>::is_scalar;
 
 template <class X, bool = is_expr<X>> struct value_of_impl {
   using type = void;
@@ -65,14 +65,15 @@ struct invalid_expr {};
 // A length known before force(): -1 for a lazy scalar, -2 when only force() can tell (filter).
 constexpr index_t scalar_length = -1, unknown_length = -2;
 template <class N> index_t known_length(const N& n) {
-  if constexpr (N::is_scalar) return scalar_length;
-  else if constexpr (N::kind == node_kind::leaf) return n.a.size();
-  else if constexpr (N::kind == node_kind::iota || N::kind == node_kind::replicate) return n.n;
-  else if constexpr (N::kind == node_kind::filter) return unknown_length;
-  else if constexpr (N::kind == node_kind::scan) return known_length(n.x);
-  else if constexpr (N::kind == node_kind::scatter) return known_length(n.dest);
-  else if constexpr (N::kind == node_kind::hist) {
-    if constexpr (N::has_dest) return known_length(n.dest);
+  using tr = node_traits<N>;
+  if constexpr (tr::is_scalar) return scalar_length;
+  else if constexpr (tr::kind == node_kind::leaf) return n.a.size();
+  else if constexpr (tr::kind == node_kind::iota || tr::kind == node_kind::replicate) return n.n;
+  else if constexpr (tr::kind == node_kind::filter) return unknown_length;
+  else if constexpr (tr::kind == node_kind::scan) return known_length(n.x);
+  else if constexpr (tr::kind == node_kind::scatter) return known_length(n.dest);
+  else if constexpr (tr::kind == node_kind::hist) {
+    if constexpr (tr::has_dest) return known_length(n.dest);
     else return n.bins;
   } else {
     return std::apply(

@@ -34,12 +34,12 @@ template <class... Ts> constexpr row<Ts...> make_row(Ts... ts) {
   return make_row_impl(std::index_sequence_for<Ts...>{}, ts...);
 }
 
-// Calls f(get<0>(r), get<1>(r), ...) for side effects, in order.
+// Calls f(get<0>(r), get<1>(r), ...) for side effects, in order (host side only).
 template <class F, class... Ts, std::size_t... I>
-RUNE_HD constexpr void for_each_impl(row<Ts...>& r, F& f, std::index_sequence<I...>) {
+constexpr void for_each_impl(row<Ts...>& r, F& f, std::index_sequence<I...>) {
   (f(get<I>(r)), ...);
 }
-template <class F, class... Ts> RUNE_HD constexpr void for_each(row<Ts...>& r, F&& f) {
+template <class F, class... Ts> constexpr void for_each(row<Ts...>& r, F&& f) {
   for_each_impl(r, f, std::index_sequence_for<Ts...>{});
 }
 }  // namespace rune::detail

@@ -30,7 +30,7 @@ template <class L> struct post_order;
 template <class N> using post_order_t = typename post_order<N>::type;
 template <class N> struct post_order {
   template <class... Cs> static auto of(tlist<Cs...>) -> typename concat<post_order_t<Cs>..., tlist<N>>::type;
-  using type = decltype(of(typename N::children{}));
+  using type = decltype(of(typename node_traits<N>::children{}));
 };
 
 template <class L> struct tlist_size;
@@ -63,14 +63,13 @@ struct node_desc {
 };
 
 template <class N> constexpr node_desc desc_of() {
+  using tr = node_traits<N>;
   node_desc d{};
-  d.kind = N::kind;
-  d.scalar = N::is_scalar;
-  if constexpr (N::kind == node_kind::scan) d.scan = N::variant;
-  if constexpr (N::kind == node_kind::scan || N::kind == node_kind::reduce || N::kind == node_kind::hist)
-    d.op = known_op_of<std::remove_cvref_t<decltype(std::declval<N&>().op)>>;
-  if constexpr (N::kind == node_kind::hist) d.has_dest = N::has_dest;
-  if constexpr (N::kind == node_kind::scatter) d.has_dest = true;
+  d.kind = tr::kind;
+  d.scalar = tr::is_scalar;
+  d.has_dest = tr::has_dest;
+  d.scan = tr::variant;
+  if constexpr (requires { tr::op; }) d.op = tr::op;
   return d;
 }
 
@@ -94,7 +93,7 @@ template <class... Roots> struct forest {
     int pos = 0, kid = 0;
   };
   template <class Node> static constexpr int describe(cursor& c) {
-    return describe_with<Node>(c, typename Node::children{});
+    return describe_with<Node>(c, typename node_traits<Node>::children{});
   }
   template <class Node, class... Cs> static constexpr int describe_with(cursor& c, tlist<Cs...>) {
     const int child_pos[sizeof...(Cs) + 1] = {describe<Cs>(c)..., 0};  // left to right: post-order

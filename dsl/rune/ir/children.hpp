@@ -26,7 +26,7 @@ template <class Op, class T, class X, scan_kind K> auto children_of(const scan_n
 }
 template <class Op, class T, class X> auto children_of(const reduce_node<Op, T, X>& r) { return std::tuple<const X&>(r.x); }
 template <class Op, class T, class Is, class Vs, class D> auto children_of(const hist_node<Op, T, Is, Vs, D>& h) {
-  if constexpr (hist_node<Op, T, Is, Vs, D>::has_dest)
+  if constexpr (node_traits<hist_node<Op, T, Is, Vs, D>>::has_dest)
     return std::tuple<const Is&, const Vs&, const D&>(h.is, h.vs, h.dest);
   else
     return std::tuple<const Is&, const Vs&>(h.is, h.vs);

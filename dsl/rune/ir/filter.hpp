@@ -4,12 +4,15 @@
 
 namespace rune::detail {
 template <class P, class X> struct filter_node {
-  static constexpr node_kind kind = node_kind::filter;
-  static constexpr bool is_scalar = false;
   using value_type = typename X::value_type;
-  using children = tlist<X>;
   std::uint64_t id;
   P p;
   X x;
+};
+
+template <class P, class X>
+struct node_traits<filter_node<P, X>> : node_traits_base {
+  static constexpr node_kind kind = node_kind::filter;
+  using children = tlist<X>;
 };
 }  // namespace rune::detail

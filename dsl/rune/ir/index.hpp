@@ -5,13 +5,17 @@
 
 namespace rune::detail {
 template <class X> struct index_node {
-  static constexpr node_kind kind = node_kind::index;
-  static constexpr bool is_scalar = true;
   using value_type = typename X::value_type;
-  using children = tlist<X>;
   std::uint64_t id;
   X x;
   index_t i;   // ignored when `last`
   bool last;
+};
+
+template <class X>
+struct node_traits<index_node<X>> : node_traits_base {
+  static constexpr node_kind kind = node_kind::index;
+  static constexpr bool is_scalar = true;
+  using children = tlist<X>;
 };
 }  // namespace rune::detail

@@ -5,11 +5,14 @@
 
 namespace rune::detail {
 struct iota_node {
-  static constexpr node_kind kind = node_kind::iota;
-  static constexpr bool is_scalar = false;
   using value_type = index_t;
-  using children = tlist<>;
   std::uint64_t id;
   index_t n;
+};
+
+template <>
+struct node_traits<iota_node> : node_traits_base {
+  static constexpr node_kind kind = node_kind::iota;
+  using children = tlist<>;
 };
 }  // namespace rune::detail

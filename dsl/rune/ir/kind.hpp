@@ -11,10 +11,27 @@ enum class scan_kind { inclusive, exclusive, segmented };
 
 template <class... Ts> struct tlist {};
 
-// Marks a type as a rune node; every node has `kind`, `value_type`, `is_scalar`, `id`.
-template <class N, class = void> inline constexpr bool is_node = false;
-template <class N>
-inline constexpr bool is_node<N, std::void_t<decltype(N::kind), typename N::value_type>> = true;
+// What the planner knows of a node type: kind, children, whether it yields a scalar, and
+// per kind the scan variant, the known operator, whether a histogram has a destination.
+//
+// Note [Traits by pattern matching]
+// These facts live in specializations matched on the node template, never in members of
+// the node: nvcc spells an extended lambda's closure type as an incomplete placeholder
+// inside host-side decltype (`plan_of<decltype(e)>`), so instantiating a node class that
+// holds a lambda fails there. Matching a template-id does not instantiate it.
+template <class N> struct node_traits {
+  static constexpr bool is_node = false;
+};
+
+template <class N> inline constexpr bool is_node = node_traits<N>::is_node;
+
+// Defaults shared by the specializations.
+struct node_traits_base {
+  static constexpr bool is_node = true;
+  static constexpr bool is_scalar = false;
+  static constexpr bool has_dest = false;
+  static constexpr scan_kind variant = scan_kind::inclusive;
+};
 
 // Elementwise nodes are inlined into their consumers; the others need a pass of their own.
 constexpr bool is_elementwise(node_kind k) {

@@ -7,12 +7,15 @@
 
 namespace rune::detail {
 template <class F, class... Xs> struct map_node {
-  static constexpr node_kind kind = node_kind::map;
-  static constexpr bool is_scalar = false;
   using value_type = std::decay_t<std::invoke_result_t<const F&, typename Xs::value_type...>>;
-  using children = tlist<Xs...>;
   std::uint64_t id;
   F f;
   std::tuple<Xs...> xs;
+};
+
+template <class F, class... Xs>
+struct node_traits<map_node<F, Xs...>> : node_traits_base {
+  static constexpr node_kind kind = node_kind::map;
+  using children = tlist<Xs...>;
 };
 }  // namespace rune::detail

@@ -5,12 +5,15 @@
 
 namespace rune::detail {
 template <class T> struct replicate_node {
-  static constexpr node_kind kind = node_kind::replicate;
-  static constexpr bool is_scalar = false;
   using value_type = T;
-  using children = tlist<>;
   std::uint64_t id;
   index_t n;
   T x;
+};
+
+template <class T>
+struct node_traits<replicate_node<T>> : node_traits_base {
+  static constexpr node_kind kind = node_kind::replicate;
+  using children = tlist<>;
 };
 }  // namespace rune::detail

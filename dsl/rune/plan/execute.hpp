@@ -49,7 +49,7 @@ void collect_children(const Node& n, Ptrs& ptrs, tlist<Cs...>) {
 }
 
 template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, Ptrs& ptrs) {
-  collect_children<Start>(n, ptrs, typename Node::children{});
+  collect_children<Start>(n, ptrs, typename node_traits<Node>::children{});
   std::get<Start + subtree_size<Node> - 1>(ptrs) = &n;
 }
 
@@ -135,7 +135,7 @@ template <class Forest, class Plan, class Backend> class executor {
     else if constexpr (k == node_kind::filter) return result<I>().size();
     else if constexpr (k == node_kind::scan) return length<child<I, 0>>();
     else if constexpr (k == node_kind::hist) {
-      if constexpr (node_t<I>::has_dest) return length<child<I, 2>>();
+      if constexpr (node_traits<node_t<I>>::has_dest) return length<child<I, 2>>();
       else return node<I>().bins;
     } else if constexpr (k == node_kind::scatter) return length<child<I, 2>>();
     else return map_length<I>();
@@ -246,7 +246,7 @@ template <class Forest, class Plan, class Backend> class executor {
       const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
       if (n != nv)
         fail("rune::genhist: is has " + len_str(n) + " elements but vs has " + len_str(nv));
-      if constexpr (node_t<I>::has_dest) {
+      if constexpr (node_traits<node_t<I>>::has_dest) {
         result<I>() = destination<G, I, child<I, 2>>();
       } else {
         result<I>() = be_.template allocate<T>(h.bins, kind);
@@ -329,7 +329,7 @@ template <class Forest, class Plan, class Backend> class executor {
       [&]<std::size_t... K>(std::index_sequence<K...>) {
         auto run_with = [&](auto... sinks) {
           using Form = maposcanomap_form<decltype(sn.op), T, decltype(fin), decltype(sinks)...>;
-          be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, node_t<S>::variant == scan_kind::exclusive, make_row(sinks...)});
+          be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, node_traits<node_t<S>>::variant == scan_kind::exclusive, make_row(sinks...)});
         };
         if constexpr (P.stored[S])
           run_with(store_sink<T, scan_value_eval<T>>{{}, array_access<T>::data(result<S>()), n},

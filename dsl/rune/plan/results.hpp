@@ -22,5 +22,5 @@ template <class T> struct scalar_slot {
 
 template <class N>
 using result_slot_t =
-    std::conditional_t<N::is_scalar, scalar_slot<typename N::value_type>, array<typename N::value_type>>;
+    std::conditional_t<node_traits<N>::is_scalar, scalar_slot<typename N::value_type>, array<typename N::value_type>>;
 }  // namespace rune::detail
