@@ -34,8 +34,15 @@ inline std::uint64_t fresh_node_id() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Copies device bytes to the host; installed by the cuda backend when it is compiled in.
+// Seams the cuda backend fills in when it is compiled in (nvcc); null in a host-only build.
+// Copies device bytes to the host.
 inline void (*copy_device_to_host)(void* dst, const void* src, std::size_t bytes) = nullptr;
+// Where new arrays go by default: the device when the default backend is cuda.
+inline location (*default_array_location)() = nullptr;
+// New device memory holding a copy of host bytes.
+inline std::shared_ptr<void> (*upload_to_device)(const void* src, std::size_t bytes) = nullptr;
+// Whether a pointer the user wraps with rune::view is device memory.
+inline bool (*is_device_pointer)(const void* p) = nullptr;
 
 template <class T> struct array_access;
 }  // namespace detail
@@ -99,9 +106,16 @@ template <class T> struct array_access {
 };
 }  // namespace detail
 
-// Copies host elements into a new array on the host (the cpu backend's memory).
+// Copies host elements into a new array where the default backend runs (the device when
+// the program was built with nvcc and a GPU is usable, the host otherwise).
 template <class T> array<std::remove_const_t<T>> to_array(std::span<T> xs) {
   using U = std::remove_const_t<T>;
+  if (detail::default_array_location && detail::default_array_location() == location::device) {
+    const std::size_t bytes = xs.size() * sizeof(U);
+    detail::count_bytes(detail::alloc_kind::output, bytes);
+    return detail::array_access<U>::make(detail::upload_to_device(xs.data(), bytes), static_cast<index_t>(xs.size()),
+                                         location::device);
+  }
   auto owner = detail::host_allocate<U>(static_cast<index_t>(xs.size()), detail::alloc_kind::output);
   if (!xs.empty()) std::memcpy(owner.get(), xs.data(), xs.size() * sizeof(U));
   return detail::array_access<U>::make(std::move(owner), static_cast<index_t>(xs.size()), location::host);
@@ -109,12 +123,21 @@ template <class T> array<std::remove_const_t<T>> to_array(std::span<T> xs) {
 
 template <class T> array<T> to_array(const std::vector<T>& xs) { return to_array(std::span<const T>(xs)); }
 
+// An array on the host, whatever the default backend (a host copy of a device array).
+template <class T> array<T> to_host(const array<T>& a) {
+  if (a.where() == location::host) return a;
+  auto owner = detail::host_allocate<T>(a.size(), detail::alloc_kind::output);
+  if (a.size() > 0) detail::copy_device_to_host(owner.get(), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T));
+  return detail::array_access<T>::make(std::move(owner), a.size(), location::host);
+}
+
 // Wraps n elements the caller owns, without copying; the caller keeps them alive while in use.
 template <class T> array<std::remove_const_t<T>> view(T* ptr, index_t n) {
   using U = std::remove_const_t<T>;
   if (n < 0) throw usage_error("rune::view(ptr, n): n = " + std::to_string(n) + " is negative");
   if (n > 0 && ptr == nullptr) throw usage_error("rune::view(ptr, n): ptr is null but n = " + std::to_string(n));
-  return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, location::host);
+  const location where = detail::is_device_pointer && detail::is_device_pointer(ptr) ? location::device : location::host;
+  return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, where);
 }
 
 template <class T> array<std::remove_const_t<T>> view(std::span<T> xs) {

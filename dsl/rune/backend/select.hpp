@@ -8,6 +8,11 @@
 #include "../errors.hpp"
 #include "cpu/backend.hpp"
 
+#if defined(__CUDACC__)
+#include "cuda/backend.cuh"
+#include "cuda/hooks.cuh"
+#endif
+
 namespace rune::detail {
 
 enum class backend_kind { cpu, cuda };
@@ -16,24 +21,32 @@ inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who
   if (want_cpu) return backend_kind::cpu;
   const char* env = std::getenv("RUNE_BACKEND");
   const std::string asked = env ? env : "";
-  if (want_gpu || asked == "cuda" || asked == "gpu") {
+  if (!asked.empty() && asked != "cpu" && asked != "cuda" && asked != "gpu")
+    throw backend_error(std::string(who) + ": RUNE_BACKEND=" + asked + " is not a backend (use cpu or cuda)");
 #if defined(__CUDACC__)
-    // The seam for the cuda backend (dsl/rune/backend/cuda); until it lands, say so plainly.
-    throw backend_error(std::string(who) + ": the CUDA backend was asked for but this build of rune has only the "
-                        "cpu backend; use rune::on_cpu");
+  if (want_gpu || asked == "cuda" || asked == "gpu") {
+    if (!kernels::cuda_device_usable())
+      throw backend_error(std::string(who) + ": the CUDA backend was asked for but no CUDA device is usable");
+    return backend_kind::cuda;
+  }
+  return asked != "cpu" && kernels::cuda_device_usable() ? backend_kind::cuda : backend_kind::cpu;
 #else
+  if (want_gpu || asked == "cuda" || asked == "gpu")
     throw backend_error(std::string(who) +
                         ": the CUDA backend was asked for but this program was not compiled with nvcc; "
                         "build it with nvcc (see README) or use rune::on_cpu");
-#endif
-  }
-  if (!asked.empty() && asked != "cpu")
-    throw backend_error(std::string(who) + ": RUNE_BACKEND=" + asked + " is not a backend (use cpu or cuda)");
   return backend_kind::cpu;
+#endif
 }
 
 // Calls f with the backend object of the chosen kind.
 template <class F> decltype(auto) with_backend(backend_kind kind, F&& f) {
+#if defined(__CUDACC__)
+  if (kind == backend_kind::cuda) {
+    cuda::backend be;
+    return f(be);
+  }
+#endif
   (void)kind;
   cpu::backend be;
   return f(be);

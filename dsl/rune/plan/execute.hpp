@@ -88,6 +88,14 @@ template <class Forest, class Plan, class Backend> class executor {
     }(std::index_sequence_for<Roots...>{});
   }
 
+  // Leaves in the backend's memory (host arrays uploaded for cuda, device arrays downloaded
+  // for cpu). Done before running, so a transfer never sits inside a pass.
+  void stage_leaves() {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((stage_leaf<I>()), ...);
+    }(std::make_index_sequence<N>{});
+  }
+
   // Identities of same-typed positions agree: the typed plan is valid (Note [Identity by type]).
   bool identities_agree() const {
     bool ok = true;
@@ -100,6 +108,7 @@ template <class Forest, class Plan, class Backend> class executor {
   }
 
   void run() {
+    stage_leaves();
     [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
   }
 
@@ -119,6 +128,11 @@ template <class Forest, class Plan, class Backend> class executor {
   template <int I> using value_t = typename node_t<I>::value_type;
   template <int I> const node_t<I>& node() const { return *std::get<I>(ptrs_); }
   template <int I> auto& result() { return std::get<P.canon[I]>(results_); }
+  // A leaf's array where the backend runs; its own slot (leaves of one type are distinct).
+  template <int I> auto& leaf_array() { return std::get<I>(results_); }
+  template <int I> void stage_leaf() {
+    if constexpr (F.nodes[I].kind == node_kind::leaf) leaf_array<I>() = be_.resident(node<I>().a);
+  }
   template <int I, int K> static constexpr int child = F.kids[F.nodes[I].first_child + K];
 
   static constexpr alloc_kind kind_for(int canonical) {
@@ -175,7 +189,7 @@ template <class Forest, class Plan, class Backend> class executor {
 
   template <int G, int I> auto structural_eval() {
     constexpr node_kind k = F.nodes[I].kind;
-    if constexpr (k == node_kind::leaf) return read_eval<value_t<I>>{node<I>().a.data()};
+    if constexpr (k == node_kind::leaf) return read_eval<value_t<I>>{leaf_array<I>().data()};
     else if constexpr (k == node_kind::iota) return iota_eval{};
     else if constexpr (k == node_kind::replicate) return const_eval<value_t<I>>{node<I>().x};
     else {
@@ -206,14 +220,14 @@ template <class Forest, class Plan, class Backend> class executor {
       else return copy_of(src, kind);
     } else if constexpr (dk == node_kind::leaf) {
       const auto& leaf = node<D>();
-      if (leaf.consumable && !P.positional) {
+      if (leaf.consumable && !P.positional && leaf.a.where() == leaf_array<D>().where()) {
         if (leaf.taken->exchange(true))
           fail(std::string(F.nodes[I].kind == node_kind::scatter ? "rune::scatter" : "rune::genhist") +
                "(dest, ...): dest was moved in and an earlier force already updated it in place; "
                "force the expression once, or pass dest as an lvalue to keep it");
         return leaf.a;
       }
-      return copy_of(leaf.a, kind);
+      return copy_of(leaf_array<D>(), kind);
     } else {
       array<T> out = be_.template allocate<T>(n, kind);
       be_.materialize(as<T>(structural_eval<G, D>()), array_access<T>::data(out), n);

@@ -19,6 +19,8 @@ struct backend {
   template <class T> array<T> allocate(index_t n, alloc_kind kind) {
     return array_access<T>::make(host_allocate<T>(n, kind), n, location::host);
   }
+  // The array in host memory: itself, or a host copy of a device array (a transfer).
+  template <class T> array<T> resident(const array<T>& a) { return to_host(a); }
   template <class T> void fill(T* out, index_t n, const T& value) {
     parallel_for(n, [&](index_t i) { out[i] = value; });
   }

@@ -1,0 +1,176 @@
+#pragma once
+// The cuda backend: runs the four fused forms on the device through kernels/. A force
+// enqueues on the backend's stream; it synchronizes only to read scalars (reductions, point
+// reads, a filter's length) back to the host.
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <rune/kernels/dispatch/for_each_index.cuh>
+#include <rune/kernels/dispatch/reduce_indexed.cuh>
+#include <rune/kernels/dispatch/scan_indexed.cuh>
+#include <rune/kernels/dispatch/select_indexed.cuh>
+#include <rune/kernels/runtime/cuda_error.hpp>
+#include <rune/kernels/runtime/stream_allocator.hpp>
+
+#include "../../array.hpp"
+#include "../../detail/host_memory.hpp"
+#include "../../plan/forms.hpp"
+#include "device_sinks.cuh"
+#include "redomap_body.cuh"
+
+namespace rune::detail::cuda {
+
+template <class T> struct fill_value {
+  T* out;
+  T x;
+  __device__ void operator()(index_t i) const { out[i] = x; }
+};
+template <class T, class E> struct store_values {
+  T* out;
+  E e;
+  __device__ void operator()(index_t i) const { out[i] = e(i, no_ctx{}); }
+};
+template <class T, class E> struct store_point {
+  T* out;
+  E e;
+  index_t at;
+  __device__ void operator()(index_t) const { *out = e(at, no_ctx{}); }
+};
+
+class backend {
+ public:
+  static constexpr const char* name = "cuda";
+  static constexpr location where = location::device;
+
+  explicit backend(cudaStream_t stream = 0) : stream_(stream) {}
+
+  template <class T> array<T> allocate(index_t n, alloc_kind kind) {
+    count_bytes(kind, static_cast<std::size_t>(n) * sizeof(T));
+    return array_access<T>::make(kernels::device_allocate(static_cast<std::size_t>(n) * sizeof(T), stream_), n,
+                                 location::device);
+  }
+  // The array on the device: itself, or a copy of a host array (a transfer, not a pass).
+  template <class T> array<T> resident(const array<T>& a) {
+    if (a.where() == location::device) return a;
+    array<T> d = allocate<T>(a.size(), alloc_kind::temporary);
+    RUNE_CUDA_CHECK(cudaMemcpyAsync(array_access<T>::data(d), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T),
+                                    cudaMemcpyHostToDevice, stream_));
+    keep_.push_back(array_access<T>::owner(a));  // the host source must outlive the copy
+    return d;
+  }
+  template <class T> void fill(T* out, index_t n, const T& value) {
+    kernels::for_each_index(n, fill_value<T>{out, value}, stream_);
+  }
+  template <class T> void copy(T* dst, const T* src, index_t n) {
+    if (n > 0)
+      RUNE_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream_));
+  }
+  template <class E, class T> void materialize(const E& e, T* out, index_t n) {
+    kernels::for_each_index(n, store_values<T, E>{out, e}, stream_);
+  }
+  template <class E> auto read_point(const E& e, index_t at) {
+    using T = typename E::value_type;
+    auto cell = kernels::device_allocate(sizeof(T), stream_);
+    kernels::for_each_index(1, store_point<T, E>{static_cast<T*>(cell.get()), e, at}, stream_);
+    T out;
+    RUNE_CUDA_CHECK(cudaMemcpyAsync(&out, cell.get(), sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    return out;
+  }
+
+  template <class... S> void run(map_acc_form<S...> f) { run_elementwise(f.n, f.sinks); }
+  template <class... S> void run(histomap_form<S...> f) { run_elementwise(f.n, f.sinks); }
+  template <class... S> void run(redomap_form<S...> f) {
+    auto sinks = to_device(f.sinks);
+    using acc = redomap_acc<device_sink<S>...>;
+    const acc ne = [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return acc{{row_cell<K, typename acc_of<device_sink<S>>::type>{neutral_of(get<K>(sinks))}...}};
+    }(std::index_sequence_for<S...>{});
+    auto cell = kernels::device_allocate(sizeof(acc), stream_);
+    kernels::reduce_indexed(f.n, ne, redomap_op<device_sink<S>...>{sinks}, redomap_body<device_sink<S>...>{sinks},
+                            static_cast<acc*>(cell.get()), stream_);
+    acc total = ne;  // overwritten by the copy below
+    RUNE_CUDA_CHECK(cudaMemcpyAsync(&total, cell.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
+    finish_points();
+    synchronize();
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(f.sinks), get<K>(total)), ...); }(
+        std::index_sequence_for<S...>{});
+  }
+  template <class Op, class T, class F, class... S> void run(maposcanomap_form<Op, T, F, S...> f) {
+    // STOPGAP (issue 4): scan into a temporary with CUB, then apply g. Two passes.
+    auto scanned = kernels::device_allocate(static_cast<std::size_t>(f.n) * sizeof(T), stream_);
+    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
+    T* vals = static_cast<T*>(scanned.get());
+    kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
+    auto sinks = to_device(f.sinks);
+    kernels::for_each_index(f.n, apply_all_scanned<T, device_sink<S>...>{vals, sinks}, stream_);
+    finish_points();
+  }
+  template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
+    array<T> out = allocate<T>(f.n, kind);  // over-allocated: the length is known only after the pass
+    const index_t kept = kernels::select_indexed(f.n, eval_at<T, E>{f.e}, predicate<P>{f.p}, array_access<T>::data(out), stream_);
+    return array_access<T>::make(array_access<T>::owner(out), kept, location::device);
+  }
+
+  void synchronize() { RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  template <class... S> void run_elementwise(index_t n, row<S...>& sinks) {
+    auto d = to_device(sinks);
+    kernels::for_each_index(n, apply_all<device_sink<S>...>{d}, stream_);
+    finish_points();
+  }
+
+  // Device copies of the sinks: point results redirected to device cells, XCG locks made.
+  template <class... S> row<device_sink<S>...> to_device(row<S...>& sinks) {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return make_row(prepare(get<K>(sinks))...);
+    }(std::index_sequence_for<S...>{});
+  }
+  template <class S> device_sink<S> prepare(const S& s) { return {s}; }
+  template <class T, class E> device_sink<point_sink<T, E>> prepare(const point_sink<T, E>& s) {
+    auto cell = kernels::device_allocate(sizeof(T), stream_);
+    point_sink<T, E> d = s;
+    d.result = static_cast<T*>(cell.get());
+    copy_backs_.push_back({s.result, cell, sizeof(T)});
+    return {d};
+  }
+  template <class Op, class T, class EI, class EV>
+  device_sink<hist_sink<Op, T, EI, EV>> prepare(const hist_sink<Op, T, EI, EV>& s) {
+    int* locks = nullptr;
+    if constexpr (kernels::atomic_class_of<Op, T>() == kernels::atomic_class::xcg) {
+      auto l = kernels::device_allocate(static_cast<std::size_t>(s.nbins) * sizeof(int), stream_);
+      count_bytes(alloc_kind::scratch, static_cast<std::size_t>(s.nbins) * sizeof(int));
+      RUNE_CUDA_CHECK(cudaMemsetAsync(l.get(), 0, static_cast<std::size_t>(s.nbins) * sizeof(int), stream_));
+      locks = static_cast<int*>(l.get());
+      keep_.push_back(l);
+    }
+    return {s, locks};
+  }
+
+  template <class S, class A> static void store_reduction(const S& s, const A& value) {
+    if constexpr (!std::is_same_v<A, no_acc>) *s.result = value;
+  }
+
+  // Copies point results back to the host and synchronizes (nothing to do when none).
+  void finish_points() {
+    if (copy_backs_.empty()) return;
+    for (auto& c : copy_backs_)
+      RUNE_CUDA_CHECK(cudaMemcpyAsync(c.host, c.device.get(), c.bytes, cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    copy_backs_.clear();
+  }
+
+  struct copy_back {
+    void* host;
+    std::shared_ptr<void> device;
+    std::size_t bytes;
+  };
+  cudaStream_t stream_;
+  std::vector<copy_back> copy_backs_;
+  std::vector<std::shared_ptr<void>> keep_;
+};
+}  // namespace rune::detail::cuda

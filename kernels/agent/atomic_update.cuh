@@ -1,0 +1,124 @@
+#pragma once
+// *bin = op(*bin, v) atomically on the device, by the paper's atomic classes (SC20 III-B):
+//   HDW  a hardware atomic for the known operator and type (add, min, max, and, or, xor);
+//   CAS  a compare-and-swap loop on the value's bits, for 4- and 8-byte values, and for
+//        1- and 2-byte values through the aligned 32-bit word that holds them;
+//   XCG  a lock per bin for everything else, the critical section inside the branch that
+//        acquired the lock (SIMT-safe), released with a fence and an atomic store.
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <rune/ops.hpp>
+
+namespace rune::kernels {
+
+enum class atomic_class { hdw, cas, xcg };
+
+template <class Op, class T> __host__ __device__ constexpr bool has_hardware_atomic() {
+  using detail::known_op;
+  constexpr known_op k = detail::known_op_of<Op>;
+  constexpr bool i32 = std::is_same_v<T, int> || std::is_same_v<T, unsigned>;
+  constexpr bool i64 = std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
+                       (std::is_integral_v<T> && sizeof(T) == 8);
+  constexpr bool f = std::is_same_v<T, float> || std::is_same_v<T, double>;
+  if constexpr (k == known_op::plus) return i32 || std::is_same_v<T, unsigned long long> || f ||
+                                            (std::is_integral_v<T> && sizeof(T) == 8);
+  else if constexpr (k == known_op::min || k == known_op::max) return i32 || i64;
+  else if constexpr (k == known_op::bit_and || k == known_op::bit_or || k == known_op::bit_xor)
+    return i32 || (std::is_integral_v<T> && sizeof(T) == 8);
+  else return false;
+}
+
+template <class Op, class T> __host__ __device__ constexpr atomic_class atomic_class_of() {
+  if constexpr (has_hardware_atomic<Op, T>()) return atomic_class::hdw;
+  else if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 1 || sizeof(T) == 2) return atomic_class::cas;
+  else return atomic_class::xcg;
+}
+
+// The 64-bit integer types CUDA's atomics take.
+template <class T> using atomic64_t = std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;
+
+template <class Op, class T> __device__ void hdw_update(T* bin, T v) {
+  using detail::known_op;
+  constexpr known_op k = detail::known_op_of<Op>;
+  if constexpr (sizeof(T) == 8 && std::is_integral_v<T>) {
+    using A = atomic64_t<T>;
+    A* p = reinterpret_cast<A*>(bin);
+    const A x = static_cast<A>(v);
+    if constexpr (k == known_op::plus) atomicAdd(reinterpret_cast<unsigned long long*>(bin), static_cast<unsigned long long>(v));
+    else if constexpr (k == known_op::min) atomicMin(p, x);
+    else if constexpr (k == known_op::max) atomicMax(p, x);
+    else if constexpr (k == known_op::bit_and) atomicAnd(reinterpret_cast<unsigned long long*>(bin), static_cast<unsigned long long>(v));
+    else if constexpr (k == known_op::bit_or) atomicOr(reinterpret_cast<unsigned long long*>(bin), static_cast<unsigned long long>(v));
+    else atomicXor(reinterpret_cast<unsigned long long*>(bin), static_cast<unsigned long long>(v));
+  } else {
+    if constexpr (k == known_op::plus) atomicAdd(bin, v);
+    else if constexpr (k == known_op::min) atomicMin(bin, v);
+    else if constexpr (k == known_op::max) atomicMax(bin, v);
+    else if constexpr (k == known_op::bit_and) atomicAnd(bin, v);
+    else if constexpr (k == known_op::bit_or) atomicOr(bin, v);
+    else atomicXor(bin, v);
+  }
+}
+
+template <class W, class T> __device__ W bits_of(const T& x) {
+  W w = 0;
+  memcpy(&w, &x, sizeof(T));
+  return w;
+}
+template <class T, class W> __device__ T value_of_bits(W w) {
+  T x;
+  memcpy(&x, &w, sizeof(T));
+  return x;
+}
+
+template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T v) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using W = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+    W* p = reinterpret_cast<W*>(bin);
+    W old = *reinterpret_cast<volatile W*>(p), assumed;
+    do {
+      assumed = old;
+      old = atomicCAS(p, assumed, bits_of<W>(op(value_of_bits<T>(assumed), v)));
+    } while (old != assumed);
+  } else {
+    // A 1- or 2-byte value inside its aligned 32-bit word: compare the whole word, replace
+    // only this value's bytes. The new bytes are masked to the value's width, so a negative
+    // (sign-extended) value never spills into its neighbours.
+    const auto addr = reinterpret_cast<std::uintptr_t>(bin);
+    unsigned* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
+    const unsigned shift = static_cast<unsigned>(addr & 3u) * 8u;
+    const unsigned mask = (sizeof(T) == 1 ? 0xFFu : 0xFFFFu) << shift;
+    unsigned old = *reinterpret_cast<volatile unsigned*>(word), assumed;
+    do {
+      assumed = old;
+      const T cur = value_of_bits<T>(static_cast<std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>>(
+          (assumed & mask) >> shift));
+      const unsigned fresh = (bits_of<unsigned>(op(cur, v)) << shift) & mask;
+      old = atomicCAS(word, assumed, (assumed & ~mask) | fresh);
+    } while (old != assumed);
+  }
+}
+
+// XCG: `locks` has one int per bin, all zero when unlocked.
+template <class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock) {
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      // Critical section inside the acquiring branch: a diverged warp cannot deadlock.
+      *bin = op(*bin, v);
+      __threadfence();
+      atomicExch(lock, 0);
+      done = true;
+    }
+  }
+}
+
+template <class Op, class T> __device__ void atomic_update(const Op& op, T* bin, T v, int* lock) {
+  constexpr atomic_class c = atomic_class_of<Op, T>();
+  if constexpr (c == atomic_class::hdw) hdw_update<Op>(bin, v);
+  else if constexpr (c == atomic_class::cas) cas_update(op, bin, v);
+  else xcg_update(op, bin, v, lock);
+}
+}  // namespace rune::kernels

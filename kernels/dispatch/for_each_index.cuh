@@ -1,0 +1,22 @@
+#pragma once
+// for_each_index(n, f, stream): f(i) for every i in [0, n) on the device, one launch on a
+// persistent grid sized from the device.
+#include <algorithm>
+
+#include "../entry/elementwise_kernel.cuh"
+#include "../runtime/cuda_error.hpp"
+#include "../runtime/device_properties.hpp"
+#include "../tuning/policies.hpp"
+
+namespace rune::kernels {
+
+template <class Policy = elementwise_policy_sm90, class F> void for_each_index(index_t n, const F& f, cudaStream_t stream) {
+  if (n <= 0) return;
+  constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
+  const index_t tiles = (n + tile - 1) / tile;
+  const index_t resident = index_t(current_device_properties().sm_count) * Policy::blocks_per_sm;
+  const int grid = static_cast<int>(std::min(tiles, resident));
+  elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f);
+  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::elementwise_kernel");
+}
+}  // namespace rune::kernels

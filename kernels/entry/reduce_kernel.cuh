@@ -1,0 +1,34 @@
+#pragma once
+// __global__ shell of the single-pass ordered reduction: every block folds its tiles and
+// publishes a partial; the last block to finish (a ticket) folds the partials in block order,
+// writes the result and resets the ticket.
+#include "../agent/reduce_agent.cuh"
+
+namespace rune::kernels {
+
+template <class Policy, class T, class Op, class F>
+__global__ void __launch_bounds__(Policy::block_threads)
+    reduce_kernel(index_t n, T ne, Op op, F f, index_t tiles_per_block, T* partials, unsigned* ticket, T* out) {
+  using agent = reduce_agent<Policy, T, Op, F>;
+  __shared__ typename agent::temp_storage temp;
+  __shared__ bool last_block;
+  const agent a{temp, op, f, ne, n};
+  const index_t tiles = (n + agent::tile - 1) / agent::tile;
+  const index_t first = index_t(blockIdx.x) * tiles_per_block;
+  const index_t last = first + tiles_per_block < tiles ? first + tiles_per_block : tiles;
+  const T mine = a.fold_tiles(first, last);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = mine;
+    __threadfence();  // publish the partial before taking a ticket
+    last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();  // acquire: every other block's partial is visible
+  const T total = a.fold_partials(partials, gridDim.x);
+  if (threadIdx.x == 0) {
+    *out = total;
+    *ticket = 0u;  // ready for the next launch on this stream
+  }
+}
+}  // namespace rune::kernels
