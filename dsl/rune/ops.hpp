@@ -1,6 +1,8 @@
 #pragma once
 // The operators rune knows by name. Being known lets a backend pick a hardware atomic
 // (genhist) and lets explain() print the operator; any other associative callable works too.
+#include <type_traits>
+
 #include "config.hpp"
 
 namespace rune {
@@ -39,6 +41,11 @@ template <> inline constexpr known_op known_op_of<rune::max> = known_op::max;
 template <> inline constexpr known_op known_op_of<rune::bit_and> = known_op::bit_and;
 template <> inline constexpr known_op known_op_of<rune::bit_or> = known_op::bit_or;
 template <> inline constexpr known_op known_op_of<rune::bit_xor> = known_op::bit_xor;
+
+// Known operators over arithmetic types commute, so a reduction may visit elements in any
+// order (a GPU reads them striped across threads). User operators are only associative.
+template <class Op, class T>
+inline constexpr bool commutes = known_op_of<Op> != known_op::other && std::is_arithmetic_v<T>;
 
 constexpr const char* op_name(known_op k) {
   switch (k) {

@@ -1,17 +1,22 @@
 #pragma once
-// One block's share of an ordered reduction: a contiguous run of tiles, each thread folding
-// items_per_thread consecutive indices (blocked, so a non-commutative op sees elements in
-// order), a block reduction per tile, tiles folded left to right.
+// One block's share of a reduction over a contiguous run of tiles.
+//  - striped (commutative operators): thread t takes items t, t + B, ... of every tile
+//    (coalesced), folds all its tiles in registers, and the block reduces once at the end;
+//  - blocked (operators that need not commute): thread t folds items_per_thread consecutive
+//    indices of a tile, the block reduces each tile, and tiles fold left to right.
+// A full tile issues all its loads before folding any, so several loads are in flight.
 #include <cub/block/block_reduce.cuh>
 
 #include <rune/config.hpp>
 
 namespace rune::kernels {
 
-template <class Policy, class T, class Op, class F> struct reduce_agent {
-  static constexpr int tile = Policy::block_threads * Policy::items_per_thread;
+template <class Policy, class T, class Op, class F, bool Commutative> struct reduce_agent {
+  static constexpr int items = Policy::items_per_thread;
+  static constexpr int threads = Policy::block_threads;
+  static constexpr int tile = threads * items;
   // WARP_REDUCTIONS keeps operand order: the operator need not commute.
-  using block_reduce = cub::BlockReduce<T, Policy::block_threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
+  using block_reduce = cub::BlockReduce<T, threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
   using temp_storage = typename block_reduce::TempStorage;
 
   temp_storage& temp;
@@ -20,25 +25,46 @@ template <class Policy, class T, class Op, class F> struct reduce_agent {
   T ne;
   index_t n;
 
+  // Index of a thread's k-th item in the tile starting at `base`.
+  __device__ static index_t item(index_t base, int k) {
+    return Commutative ? base + index_t(k) * threads + threadIdx.x : base + index_t(threadIdx.x) * items + k;
+  }
+
+  __device__ T fold_tile(index_t base, T acc) const {
+    if (base + tile <= n) {
+      T v[items];
+#pragma unroll
+      for (int k = 0; k < items; ++k) v[k] = f(item(base, k));
+#pragma unroll
+      for (int k = 0; k < items; ++k) acc = op(acc, v[k]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        if (item(base, k) < n) acc = op(acc, f(item(base, k)));
+    }
+    return acc;
+  }
+
   // The fold of tiles [first, last), valid in thread 0.
   __device__ T fold_tiles(index_t first, index_t last) const {
-    T aggregate = ne;
-    for (index_t t = first; t < last; ++t) {
-      const index_t base = t * tile + index_t(threadIdx.x) * Policy::items_per_thread;
+    if constexpr (Commutative) {
       T acc = ne;
-#pragma unroll
-      for (int k = 0; k < Policy::items_per_thread; ++k)
-        if (base + k < n) acc = op(acc, f(base + k));
-      const T tile_total = block_reduce(temp).Reduce(acc, op);
-      __syncthreads();
-      if (threadIdx.x == 0) aggregate = op(aggregate, tile_total);
+      for (index_t t = first; t < last; ++t) acc = fold_tile(t * tile, acc);
+      return block_reduce(temp).Reduce(acc, op);
+    } else {
+      T aggregate = ne;
+      for (index_t t = first; t < last; ++t) {
+        const T tile_total = block_reduce(temp).Reduce(fold_tile(t * tile, ne), op);
+        __syncthreads();
+        if (threadIdx.x == 0) aggregate = op(aggregate, tile_total);
+      }
+      return aggregate;
     }
-    return aggregate;
   }
 
   // The fold of m partials, in order, valid in thread 0.
   __device__ T fold_partials(const T* partials, index_t m) const {
-    const index_t per = (m + Policy::block_threads - 1) / Policy::block_threads;
+    const index_t per = (m + threads - 1) / threads;
     const index_t b = index_t(threadIdx.x) * per, e = b + per < m ? b + per : m;
     T acc = ne;
     for (index_t j = b; j < e; ++j) acc = op(acc, partials[j]);

@@ -1,11 +1,12 @@
 #pragma once
-// for_each_index(n, f, stream): f(i) for every i in [0, n) on the device, one launch on a
-// persistent grid sized from the device.
+// for_each_index(n, f, stream): f.store(i, f.load(i)) for every i in [0, n) on the device,
+// one launch on a persistent grid sized from the device (see elementwise_agent.cuh).
 #include <algorithm>
 
 #include "../entry/elementwise_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/occupancy.hpp"
 #include "../tuning/policies.hpp"
 
 namespace rune::kernels {
@@ -14,7 +15,7 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   if (n <= 0) return;
   constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
   const index_t tiles = (n + tile - 1) / tile;
-  const index_t resident = index_t(current_device_properties().sm_count) * Policy::blocks_per_sm;
+  const index_t resident = resident_blocks(elementwise_kernel<Policy, F>, Policy::block_threads, Policy::blocks_per_sm);
   const int grid = static_cast<int>(std::min(tiles, resident));
   elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::elementwise_kernel");

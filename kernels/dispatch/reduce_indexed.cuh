@@ -1,19 +1,21 @@
 #pragma once
-// reduce_indexed(n, ne, op, f, out, stream): *out = op(ne, f(0), ..., f(n-1)) on the device,
-// in one launch; op associative (commutativity not required). f may also have side effects
+// reduce_indexed<Commutative>(n, ne, op, f, out, stream): *out = op(ne, f(0), ..., f(n-1)) on
+// the device, in one launch; op associative, and commutative when Commutative is true (then
+// elements are read striped across threads, faster). f may also have side effects
 // (a redomap's stored maps and scatters run inside it). `out` is device memory.
 #include <algorithm>
 
 #include "../entry/reduce_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/occupancy.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "../runtime/tickets.hpp"
 #include "../tuning/policies.hpp"
 
 namespace rune::kernels {
 
-template <class Policy = reduce_policy_sm90, class T, class Op, class F>
+template <bool Commutative, class Policy = reduce_policy_sm90, class T, class Op, class F>
 void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cudaStream_t stream) {
   if (n <= 0) {
     RUNE_CUDA_CHECK(cudaMemcpyAsync(out, &ne, sizeof(T), cudaMemcpyHostToDevice, stream));
@@ -22,11 +24,12 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
   }
   constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
   const index_t tiles = (n + tile - 1) / tile;
-  const index_t resident = index_t(current_device_properties().sm_count) * Policy::blocks_per_sm;
+  const index_t resident =
+      resident_blocks(reduce_kernel<Policy, Commutative, T, Op, F>, Policy::block_threads, Policy::blocks_per_sm);
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t grid = (tiles + tiles_per_block - 1) / tiles_per_block;
   auto partials = device_allocate(static_cast<std::size_t>(grid) * sizeof(T), stream);
-  reduce_kernel<Policy><<<static_cast<int>(grid), Policy::block_threads, 0, stream>>>(
+  reduce_kernel<Policy, Commutative><<<static_cast<int>(grid), Policy::block_threads, 0, stream>>>(
       n, ne, op, f, tiles_per_block, static_cast<T*>(partials.get()), stream_ticket(stream), out);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_kernel");
 }

@@ -6,10 +6,10 @@
 
 namespace rune::kernels {
 
-template <class Policy, class T, class Op, class F>
+template <class Policy, bool Commutative, class T, class Op, class F>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(index_t n, T ne, Op op, F f, index_t tiles_per_block, T* partials, unsigned* ticket, T* out) {
-  using agent = reduce_agent<Policy, T, Op, F>;
+  using agent = reduce_agent<Policy, T, Op, F, Commutative>;
   __shared__ typename agent::temp_storage temp;
   __shared__ bool last_block;
   const agent a{temp, op, f, ne, n};
@@ -17,6 +17,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   const index_t first = index_t(blockIdx.x) * tiles_per_block;
   const index_t last = first + tiles_per_block < tiles ? first + tiles_per_block : tiles;
   const T mine = a.fold_tiles(first, last);
+  __syncthreads();  // the block reduction's storage is used again below
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = mine;
     __threadfence();  // publish the partial before taking a ticket

@@ -15,6 +15,6 @@ struct elementwise_policy_sm90 {
 struct reduce_policy_sm90 {
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = 8;
-  static constexpr int blocks_per_sm = 4;
+  static constexpr int blocks_per_sm = 8;
 };
 }  // namespace rune::kernels

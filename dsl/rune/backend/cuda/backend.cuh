@@ -23,21 +23,25 @@
 
 namespace rune::detail::cuda {
 
+// Functors for kernels::for_each_index (Note [Load, then store]).
 template <class T> struct fill_value {
   T* out;
   T x;
-  __device__ void operator()(index_t i) const { out[i] = x; }
+  __device__ nothing_at load(index_t) const { return {}; }
+  __device__ void store(index_t i, nothing_at) const { out[i] = x; }
 };
 template <class T, class E> struct store_values {
   T* out;
   E e;
-  __device__ void operator()(index_t i) const { out[i] = e(i, no_ctx{}); }
+  __device__ T load(index_t i) const { return e(i, no_ctx{}); }
+  __device__ void store(index_t i, const T& v) const { out[i] = v; }
 };
 template <class T, class E> struct store_point {
   T* out;
   E e;
   index_t at;
-  __device__ void operator()(index_t) const { *out = e(at, no_ctx{}); }
+  __device__ T load(index_t) const { return e(at, no_ctx{}); }
+  __device__ void store(index_t, const T& v) const { *out = v; }
 };
 
 class backend {
@@ -90,7 +94,8 @@ class backend {
       return acc{{row_cell<K, typename acc_of<device_sink<S>>::type>{neutral_of(get<K>(sinks))}...}};
     }(std::index_sequence_for<S...>{});
     auto cell = kernels::device_allocate(sizeof(acc), stream_);
-    kernels::reduce_indexed(f.n, ne, redomap_op<device_sink<S>...>{sinks}, redomap_body<device_sink<S>...>{sinks},
+    constexpr bool commutative = (reduction_commutes<S> && ...);
+    kernels::reduce_indexed<commutative>(f.n, ne, redomap_op<device_sink<S>...>{sinks}, redomap_body<device_sink<S>...>{sinks},
                             static_cast<acc*>(cell.get()), stream_);
     acc total = ne;  // overwritten by the copy below
     RUNE_CUDA_CHECK(cudaMemcpyAsync(&total, cell.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
@@ -106,7 +111,7 @@ class backend {
     T* vals = static_cast<T*>(scanned.get());
     kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
     auto sinks = to_device(f.sinks);
-    kernels::for_each_index(f.n, apply_all_scanned<T, device_sink<S>...>{vals, sinks}, stream_);
+    kernels::for_each_index(f.n, apply_all<scanned_context<T>, device_sink<S>...>{{vals}, sinks}, stream_);
     finish_points();
   }
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
@@ -120,7 +125,7 @@ class backend {
  private:
   template <class... S> void run_elementwise(index_t n, row<S...>& sinks) {
     auto d = to_device(sinks);
-    kernels::for_each_index(n, apply_all<device_sink<S>...>{d}, stream_);
+    kernels::for_each_index(n, apply_all<no_context, device_sink<S>...>{{}, d}, stream_);
     finish_points();
   }
 

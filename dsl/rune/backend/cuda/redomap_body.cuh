@@ -15,6 +15,10 @@ template <class Op, class T, class E> struct acc_of<device_sink<reduce_sink<Op, 
   using type = T;
 };
 
+// Whether a sink's reduction may see elements in any order (true for non-reductions).
+template <class S> inline constexpr bool reduction_commutes = true;
+template <class Op, class T, class E> inline constexpr bool reduction_commutes<reduce_sink<Op, T, E>> = commutes<Op, T>;
+
 template <class... D> using redomap_acc = row<typename acc_of<D>::type...>;
 
 template <class D> __host__ __device__ typename acc_of<D>::type neutral_of(const D& d) {

@@ -1,0 +1,50 @@
+#pragma once
+// Timing for GPU benchmarks: CUDA events around a callable, warm-up first, median of runs.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <rune/kernels/runtime/cuda_error.hpp>
+
+namespace bench {
+
+// Median milliseconds of `runs` timed calls of f after `warmup` untimed ones. f must leave
+// its work enqueued on the default stream (or synchronize itself).
+template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3) {
+  for (int i = 0; i < warmup; ++i) f();
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  cudaEvent_t start, stop;
+  RUNE_CUDA_CHECK(cudaEventCreate(&start));
+  RUNE_CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    RUNE_CUDA_CHECK(cudaEventRecord(start));
+    f();
+    RUNE_CUDA_CHECK(cudaEventRecord(stop));
+    RUNE_CUDA_CHECK(cudaEventSynchronize(stop));
+    float t = 0;
+    RUNE_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+    ms.push_back(t);
+  }
+  RUNE_CUDA_CHECK(cudaEventDestroy(start));
+  RUNE_CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+struct row {
+  const char* workload;
+  const char* peer;
+  double rune_ms, peer_ms;
+};
+
+inline void print_table(const std::vector<row>& rows, FILE* csv) {
+  std::printf("%-44s %-36s %10s %10s %8s\n", "workload", "peer", "rune ms", "peer ms", "peer/rune");
+  for (const auto& r : rows) {
+    std::printf("%-44s %-36s %10.4f %10.4f %8.2fx\n", r.workload, r.peer, r.rune_ms, r.peer_ms, r.peer_ms / r.rune_ms);
+    if (csv) std::fprintf(csv, "%s,%s,%.5f,%.5f,%.4f\n", r.workload, r.peer, r.rune_ms, r.peer_ms, r.peer_ms / r.rune_ms);
+  }
+}
+}  // namespace bench
