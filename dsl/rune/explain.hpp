@@ -55,7 +55,6 @@ template <int N, int R> struct plan_printer {
   }
 
   std::string describe_sink(int p) const {
-    const node_desc& d = f.nodes[p];
     std::string s = "      " + name(p) + " #" + std::to_string(p);
     if (pl.role[p] == sink_role::materialize) s += " = " + (pl.unfused ? name(p) + "(" + inputs(p) + ")" : expr_inline(p));
     else s += " of " + inputs(p);
