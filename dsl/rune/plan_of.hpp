@@ -4,6 +4,7 @@
 // `unfused_passes` (what rune::unfused runs). Counts assume same-typed nodes are shared;
 // explain() reports when a force finds otherwise (Note [Identity by type]).
 #include <array>
+#include <type_traits>
 
 #include "detail/expr.hpp"
 #include "fusion/driver.hpp"
@@ -17,7 +18,9 @@ template <class... Es> struct plan_of {
   static_assert((detail::is_expr<Es> && ...), "rune::plan_of<E...>: every E must be the type of a rune expression or rune::array");
 
  private:
-  using forest = detail::forest<detail::node_of_t<Es>...>;
+  // A type that is not an expression is planned as a stand-in node, so that the static_assert
+  // above is the only error the user sees (none surfaces from inside fusion/).
+  using forest = detail::forest<std::conditional_t<detail::is_expr<Es>, detail::node_of_t<Es>, detail::iota_node>...>;
   static constexpr auto fused = detail::make_plan(forest::desc, false, false);
   static constexpr auto separate = detail::make_plan(forest::desc, true, false);
 

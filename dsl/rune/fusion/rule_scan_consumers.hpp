@@ -1,10 +1,10 @@
 #pragma once
-// Rules: scan into map, scan into scatter, and last(scan) -> one maposcanomap.
+// Rules: scan into map, scan into scatter, last(scan), reduce of a scan -> one maposcanomap.
 // A node whose inputs read a scan at the same index may run inside the scan's pass when it
-// only writes arrays, scatters or captures one element: those are the outputs the
-// maposcanomap form's `g` can produce. Reductions, histograms, scans and filters of a scan's
-// output need a later pass (the scan is then stored), and so does any node that also reads
-// another result of the same level.
+// writes arrays, scatters, captures one element or reduces: those are the outputs the
+// maposcanomap form's `g` produces (arrays, accumulator updates, scalars). Histograms, scans
+// and filters of a scan's output need a later pass (the scan is then stored), and so does
+// any node that also reads another result of the same level.
 #include "forest.hpp"
 
 namespace rune::detail {
@@ -26,7 +26,7 @@ constexpr sink_role role_of(const node_desc& d) {
 }
 
 constexpr bool may_join_scan_pass(sink_role r) {
-  return r == sink_role::materialize || r == sink_role::scatter || r == sink_role::index;
+  return r == sink_role::materialize || r == sink_role::scatter || r == sink_role::index || r == sink_role::reduce;
 }
 
 // Children whose values a scan pass can supply element by element. A destination must be

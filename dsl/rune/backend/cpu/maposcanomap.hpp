@@ -5,11 +5,13 @@
 // range from its carry and hands every scanned value to the sinks (g). f runs twice per
 // element; on a CPU that is cheaper than storing it.
 #include <utility>
+#include <vector>
 
 #include "../../detail/host_memory.hpp"
 #include "../../plan/eval.hpp"
 #include "../../plan/forms.hpp"
 #include "sink_loops.hpp"
+#include "sink_team.hpp"
 #include "team.hpp"
 
 namespace rune::detail::cpu {
@@ -21,12 +23,15 @@ inline bool has_segment_start(index_t b, index_t e, index_t seg) {
   return first < e;
 }
 
-// Runs fold over a team: on_element(i, scanned) for every i, scanned per op/ne/seg.
+// Runs the scan over a team of `planned` threads: on_element(t, i, scanned) for every i, on
+// thread t, scanned per op/ne/seg. Returns how many threads ran.
 template <class Op, class T, class F, class OnElement>
-void scan_team(const Op& op, const T& ne, const F& f, index_t n, index_t seg, bool exclusive, OnElement&& on_element) {
-  const int planned = planned_threads(n);
+int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, index_t seg, bool exclusive,
+              OnElement&& on_element) {
   scratch<T> aggregate(planned), carry(planned);
+  int used = 1;
   run_team(planned, [&](int t, int nt) {
+    if (t == 0) used = nt;
     auto [b, e] = range_of(n, t, nt);
     if (nt > 1) {
       T acc = ne;
@@ -57,23 +62,38 @@ void scan_team(const Op& op, const T& ne, const F& f, index_t n, index_t seg, bo
       }
       const T x = f(i, no_ctx{});
       if (exclusive) {
-        on_element(i, running);
+        on_element(t, i, running);
         running = op(running, x);
       } else {
         running = op(running, x);
-        on_element(i, running);
+        on_element(t, i, running);
       }
     }
   });
+  return used;
 }
 
+// g's sinks keep per-thread state (a reduction's running value), one cache line apart.
+template <class... St> struct alignas(64) thread_states {
+  row<St...> states;
+};
+
 template <class Op, class T, class F, class... S> void run_maposcanomap(maposcanomap_form<Op, T, F, S...>& form) {
+  const int planned = planned_threads(form.n);
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    no_state none{};
-    scan_team(form.op, form.ne, form.f, form.n, form.seg, form.exclusive, [&](index_t i, const T& v) {
-      const scan_ctx<T> ctx{v};
-      (apply(get<K>(form.sinks), none, i, ctx), ...);
-    });
+    auto teams = make_row(sink_team<S>(get<K>(form.sinks), planned, form.n)...);
+    using states_t = thread_states<decltype(get<K>(teams).begin(0))...>;
+    std::vector<states_t> states;
+    states.reserve(static_cast<std::size_t>(planned));
+    for (int t = 0; t < planned; ++t) states.push_back(states_t{make_row(get<K>(teams).begin(t)...)});
+    const int used = scan_team(planned, form.op, form.ne, form.f, form.n, form.seg, form.exclusive,
+                               [&](int t, index_t i, const T& v) {
+                                 const scan_ctx<T> ctx{v};
+                                 auto& st = states[static_cast<std::size_t>(t)].states;
+                                 (apply(get<K>(form.sinks), get<K>(st), i, ctx), ...);
+                               });
+    for (int t = 0; t < used; ++t) (get<K>(teams).end(t, get<K>(states[static_cast<std::size_t>(t)].states)), ...);
+    (get<K>(teams).finish(used), ...);
   }(std::index_sequence_for<S...>{});
 }
 

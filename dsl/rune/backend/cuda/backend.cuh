@@ -85,34 +85,16 @@ class backend {
     return out;
   }
 
-  template <class... S> void run(map_acc_form<S...> f) { run_elementwise(f.n, f.sinks); }
-  template <class... S> void run(histomap_form<S...> f) { run_elementwise(f.n, f.sinks); }
-  template <class... S> void run(redomap_form<S...> f) {
-    auto sinks = to_device(f.sinks);
-    using acc = redomap_acc<device_sink<S>...>;
-    const acc ne = [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return acc{{row_cell<K, typename acc_of<device_sink<S>>::type>{neutral_of(get<K>(sinks))}...}};
-    }(std::index_sequence_for<S...>{});
-    auto cell = kernels::device_allocate(sizeof(acc), stream_);
-    constexpr bool commutative = (reduction_commutes<S> && ...);
-    kernels::reduce_indexed<commutative>(f.n, ne, redomap_op<device_sink<S>...>{sinks}, redomap_body<device_sink<S>...>{sinks},
-                            static_cast<acc*>(cell.get()), stream_);
-    acc total = ne;  // overwritten by the copy below
-    RUNE_CUDA_CHECK(cudaMemcpyAsync(&total, cell.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
-    finish_points();
-    synchronize();
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(f.sinks), get<K>(total)), ...); }(
-        std::index_sequence_for<S...>{});
-  }
+  template <class... S> void run(map_acc_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
+  template <class... S> void run(histomap_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
+  template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
   template <class Op, class T, class F, class... S> void run(maposcanomap_form<Op, T, F, S...> f) {
     // STOPGAP (issue 4): scan into a temporary with CUB, then apply g. Two passes.
     auto scanned = kernels::device_allocate(static_cast<std::size_t>(f.n) * sizeof(T), stream_);
     count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
     T* vals = static_cast<T*>(scanned.get());
     kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
-    auto sinks = to_device(f.sinks);
-    kernels::for_each_index(f.n, apply_all<scanned_context<T>, device_sink<S>...>{{vals}, sinks}, stream_);
-    finish_points();
+    run_sinks(f.n, scanned_context<T>{vals}, f.sinks);
   }
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
     array<T> out = allocate<T>(f.n, kind);  // over-allocated: the length is known only after the pass
@@ -123,10 +105,31 @@ class backend {
   void synchronize() { RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
  private:
-  template <class... S> void run_elementwise(index_t n, row<S...>& sinks) {
-    auto d = to_device(sinks);
-    kernels::for_each_index(n, apply_all<no_context, device_sink<S>...>{{}, d}, stream_);
-    finish_points();
+  // One pass applying `sinks` to [0, n) in `context`: the ordered single-pass reduction when
+  // a sink reduces, the elementwise kernel otherwise. Scalars come back to the host.
+  template <class Context, class... S> void run_sinks(index_t n, Context context, row<S...>& host_sinks) {
+    auto sinks = to_device(host_sinks);
+    constexpr bool reduces = (is_reduction<S> || ...);
+    if constexpr (reduces) {
+      using acc = redomap_acc<device_sink<S>...>;
+      const acc ne = [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return acc{{row_cell<K, typename acc_of<device_sink<S>>::type>{neutral_of(get<K>(sinks))}...}};
+      }(std::index_sequence_for<S...>{});
+      auto cell = kernels::device_allocate(sizeof(acc), stream_);
+      constexpr bool commutative = (reduction_commutes<S> && ...);
+      kernels::reduce_indexed<commutative>(n, ne, redomap_op<device_sink<S>...>{sinks},
+                                           redomap_body<Context, device_sink<S>...>{context, sinks},
+                                           static_cast<acc*>(cell.get()), stream_);
+      acc total = ne;  // overwritten by the copy below
+      RUNE_CUDA_CHECK(cudaMemcpyAsync(&total, cell.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
+      finish_points();
+      synchronize();
+      [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(host_sinks), get<K>(total)), ...); }(
+          std::index_sequence_for<S...>{});
+    } else {
+      kernels::for_each_index(n, apply_all<Context, device_sink<S>...>{context, sinks}, stream_);
+      finish_points();
+    }
   }
 
   // Device copies of the sinks: point results redirected to device cells, XCG locks made.

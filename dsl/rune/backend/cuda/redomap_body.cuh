@@ -15,6 +15,9 @@ template <class Op, class T, class E> struct acc_of<device_sink<reduce_sink<Op, 
   using type = T;
 };
 
+template <class S> inline constexpr bool is_reduction = false;
+template <class Op, class T, class E> inline constexpr bool is_reduction<reduce_sink<Op, T, E>> = true;
+
 // Whether a sink's reduction may see elements in any order (true for non-reductions).
 template <class S> inline constexpr bool reduction_commutes = true;
 template <class Op, class T, class E> inline constexpr bool reduction_commutes<reduce_sink<Op, T, E>> = commutes<Op, T>;
@@ -39,17 +42,22 @@ template <class... D> struct redomap_op {
   }
 };
 
-template <class... D> struct redomap_body {
+// Element i of a pass with reductions: applies the other sinks, returns the contributions.
+// Context as in apply_all (nothing, or the scanned value of a maposcanomap's g).
+template <class Context, class... D> struct redomap_body {
+  Context context;
   row<D...> sinks;
   __device__ redomap_acc<D...> operator()(index_t i) const {
+    const auto c = context.at(i);
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (apply(get<K>(sinks), i, no_ctx{}), ...);
-      return redomap_acc<D...>{{row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), i)}...}};
+      (apply(get<K>(sinks), i, c), ...);
+      return redomap_acc<D...>{{row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), i, c)}...}};
     }(std::index_sequence_for<D...>{});
   }
-  template <class S> __device__ static typename acc_of<S>::type contribution(const S& s, index_t i) {
+  template <class S, class Ctx>
+  __device__ static typename acc_of<S>::type contribution(const S& s, index_t i, const Ctx& c) {
     if constexpr (std::is_same_v<typename acc_of<S>::type, no_acc>) return no_acc{};
-    else return i < s.s.n ? s.s.e(i, no_ctx{}) : s.s.ne;
+    else return i < s.s.n ? s.s.e(i, c) : s.s.ne;
   }
 };
 }  // namespace rune::detail::cuda
