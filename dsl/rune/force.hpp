@@ -45,11 +45,14 @@ template <class... Args> auto force(const Args&... args) {
   if constexpr (detail::check_roots<Args...>()) {
     auto roots = detail::roots_of(args...);
     constexpr bool unfused = detail::wants_unfused<Args...>;
-    const detail::backend_kind kind =
-        detail::choose_backend(detail::wants_cpu<Args...>, detail::wants_gpu<Args...>, "rune::force");
-    return detail::with_backend(kind, [&](auto& be) {
-      return std::apply([&](const auto&... r) { return detail::run_forest<unfused>(be, r...); }, roots);
-    });
+    const detail::backend_kind kind = detail::choose_backend(
+        detail::wants_cpu<Args...>, detail::wants_gpu<Args...> || detail::has_executor<Args...>, "rune::force");
+    return detail::with_backend(
+        kind,
+        [&](auto& be) {
+          return std::apply([&](const auto&... r) { return detail::run_forest<unfused>(be, r...); }, roots);
+        },
+        args...);
   }
 }
 }  // namespace rune

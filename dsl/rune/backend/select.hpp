@@ -4,12 +4,14 @@
 // visible, else cpu.
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "../errors.hpp"
 #include "cpu/backend.hpp"
 
 #if defined(__CUDACC__)
 #include "cuda/backend.cuh"
+#include "cuda/executor.cuh"
 #include "cuda/hooks.cuh"
 #endif
 
@@ -39,14 +41,31 @@ inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who
 #endif
 }
 
-// Calls f with the backend object of the chosen kind.
-template <class F> decltype(auto) with_backend(backend_kind kind, F&& f) {
+#if defined(__CUDACC__)
+template <class... Args> inline constexpr bool has_executor = (std::is_same_v<Args, cuda_executor> || ...);
+// The stream of the cuda_executor among the options, the default stream without one.
+template <class... Args> cudaStream_t stream_of(const Args&... args) {
+  cudaStream_t s = 0;
+  ((s = pick_stream(args, s)), ...);
+  return s;
+}
+template <class A> cudaStream_t pick_stream(const A& a, cudaStream_t s) {
+  if constexpr (std::is_same_v<A, cuda_executor>) return a.stream;
+  else return s;
+}
+#else
+template <class... Args> inline constexpr bool has_executor = false;
+#endif
+
+// Calls f with the backend object of the chosen kind (on the executor's stream, if any).
+template <class F, class... Args> decltype(auto) with_backend(backend_kind kind, F&& f, const Args&... args) {
 #if defined(__CUDACC__)
   if (kind == backend_kind::cuda) {
-    cuda::backend be;
+    cuda::backend be(stream_of(args...));
     return f(be);
   }
 #endif
+  ((void)args, ...);
   (void)kind;
   cpu::backend be;
   return f(be);

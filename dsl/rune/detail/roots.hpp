@@ -26,6 +26,9 @@ template <class... Args> constexpr bool check_roots(const char* = nullptr) {
                 "rune::force(e...): every argument must be a rune expression, a rune::array, or an option "
                 "(rune::unfused, rune::on_cpu, rune::on_gpu)");
   static_assert(!(wants_cpu<Args...> && wants_gpu<Args...>), "rune::force(e...): choose one of rune::on_cpu and rune::on_gpu");
+  static_assert(((std::is_same_v<Args, on_cpu_t> || std::is_same_v<Args, on_gpu_t> || std::is_same_v<Args, unfused_t> ||
+                  !is_option<Args>) && ...) || !wants_cpu<Args...>,
+                "rune::force(e...): a cuda_executor runs on the GPU; it cannot be combined with rune::on_cpu");
   return nroots > 0 && ((is_option<Args> || is_expr<Args>) && ...);
 }
 }  // namespace rune::detail

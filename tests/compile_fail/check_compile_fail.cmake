@@ -1,0 +1,24 @@
+# Runs the compiler on one source that must NOT compile, and checks that it fails the way
+# ARCHITECTURE.md §4.5 promises: with the expected static_assert message, reported first,
+# and with no error surfacing from inside the library (fusion/, plan/, backend/, ir/).
+#   cmake -DCOMPILER=... -DINCLUDE=... -DSOURCE=... -DEXPECT=<regex> -P check_compile_fail.cmake
+execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${SOURCE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} compiled, but it must not")
+endif()
+# `static assertion failed: msg` (gcc), `static assertion failed due to requirement '...': msg` (clang).
+set(wanted "static.assert[^\n]*${EXPECT}")
+if(NOT out MATCHES "${wanted}")
+  message(FATAL_ERROR "${SOURCE} failed to compile, but not with a static_assert matching\n  ${EXPECT}\n"
+                      "The compiler said:\n${out}")
+endif()
+string(REGEX MATCH "error: [^\n]*" first "${out}")
+if(NOT first MATCHES "${wanted}")
+  message(FATAL_ERROR "${SOURCE}: the first error is not the expected static_assert:\n  ${first}\n"
+                      "The compiler said:\n${out}")
+endif()
+if(out MATCHES "dsl/rune/(fusion|plan|backend|ir)/[^\n]*error:")
+  message(FATAL_ERROR "${SOURCE}: an error surfaced from inside the library:\n${out}")
+endif()
+message(STATUS "${SOURCE}: fails to compile as expected: ${first}")

@@ -1,0 +1,10 @@
+// rune::index with a floating-point position.
+#include <rune/rune.hpp>
+
+#include <vector>
+
+int main() {
+  auto xs = rune::to_array(std::vector<int>{1, 2, 3});
+  auto x = rune::index(xs, 1.5);
+  (void)x;
+}
