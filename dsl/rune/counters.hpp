@@ -11,11 +11,12 @@ struct counters {
   std::uint64_t temporary_bytes = 0;  // intermediates materialized but not returned to the caller
   std::uint64_t output_bytes = 0;     // arrays returned to the caller (roots, copied destinations)
   std::uint64_t scratch_bytes = 0;    // backend scratch: per-thread sub-histograms, chunk carries
+  std::uint64_t transfer_bytes = 0;   // arrays copied between host and device before a pass
 };
 
 namespace detail {
 struct counter_cells {
-  std::atomic<std::uint64_t> passes{0}, temporary_bytes{0}, output_bytes{0}, scratch_bytes{0};
+  std::atomic<std::uint64_t> passes{0}, temporary_bytes{0}, output_bytes{0}, scratch_bytes{0}, transfer_bytes{0};
 };
 inline counter_cells& counter_state() {
   static counter_cells cells;
@@ -26,7 +27,7 @@ inline void count_pass() { counter_state().passes.fetch_add(1, std::memory_order
 
 inline counters read_counters() {
   auto& c = detail::counter_state();
-  return {c.passes.load(), c.temporary_bytes.load(), c.output_bytes.load(), c.scratch_bytes.load()};
+  return {c.passes.load(), c.temporary_bytes.load(), c.output_bytes.load(), c.scratch_bytes.load(), c.transfer_bytes.load()};
 }
 
 inline void reset_counters() {
@@ -35,5 +36,6 @@ inline void reset_counters() {
   c.temporary_bytes = 0;
   c.output_bytes = 0;
   c.scratch_bytes = 0;
+  c.transfer_bytes = 0;
 }
 }  // namespace rune

@@ -101,14 +101,42 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
   }
 }
 
+// Reads and writes of a locked bin go through L2 (volatile): L1 is not coherent across SMs,
+// so a plain load could see the value from before another SM's critical section.
+template <class T> __device__ T coherent_load(const T* p) {
+  T out;
+  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    auto* dst = reinterpret_cast<unsigned*>(&out);
+    auto* src = reinterpret_cast<const volatile unsigned*>(p);
+    for (std::size_t w = 0; w < sizeof(T) / 4; ++w) dst[w] = src[w];
+  } else {
+    auto* dst = reinterpret_cast<unsigned char*>(&out);
+    auto* src = reinterpret_cast<const volatile unsigned char*>(p);
+    for (std::size_t b = 0; b < sizeof(T); ++b) dst[b] = src[b];
+  }
+  return out;
+}
+template <class T> __device__ void coherent_store(T* p, const T& x) {
+  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    auto* src = reinterpret_cast<const unsigned*>(&x);
+    auto* dst = reinterpret_cast<volatile unsigned*>(p);
+    for (std::size_t w = 0; w < sizeof(T) / 4; ++w) dst[w] = src[w];
+  } else {
+    auto* src = reinterpret_cast<const unsigned char*>(&x);
+    auto* dst = reinterpret_cast<volatile unsigned char*>(p);
+    for (std::size_t b = 0; b < sizeof(T); ++b) dst[b] = src[b];
+  }
+}
+
 // XCG: `locks` has one int per bin, all zero when unlocked.
 template <class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock) {
   bool done = false;
   while (!done) {
     if (atomicCAS(lock, 0, 1) == 0) {
       // Critical section inside the acquiring branch: a diverged warp cannot deadlock.
-      *bin = op(*bin, v);
-      __threadfence();
+      __threadfence();  // acquire: the previous holder's write is visible
+      coherent_store(bin, op(coherent_load(bin), v));
+      __threadfence();  // release: the write is visible before the lock is
       atomicExch(lock, 0);
       done = true;
     }

@@ -43,15 +43,15 @@ inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who
 
 #if defined(__CUDACC__)
 template <class... Args> inline constexpr bool has_executor = (std::is_same_v<Args, cuda_executor> || ...);
+template <class A> cudaStream_t pick_stream(const A& a, cudaStream_t s) {
+  if constexpr (std::is_same_v<A, cuda_executor>) return a.stream;
+  else return s;
+}
 // The stream of the cuda_executor among the options, the default stream without one.
 template <class... Args> cudaStream_t stream_of(const Args&... args) {
   cudaStream_t s = 0;
   ((s = pick_stream(args, s)), ...);
   return s;
-}
-template <class A> cudaStream_t pick_stream(const A& a, cudaStream_t s) {
-  if constexpr (std::is_same_v<A, cuda_executor>) return a.stream;
-  else return s;
 }
 #else
 template <class... Args> inline constexpr bool has_executor = false;

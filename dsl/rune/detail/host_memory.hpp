@@ -11,12 +11,13 @@
 
 namespace rune::detail {
 
-enum class alloc_kind { output, temporary, scratch };
+enum class alloc_kind { output, temporary, scratch, transfer };
 
 inline void count_bytes(alloc_kind kind, std::size_t bytes) {
   auto& c = counter_state();
   auto& cell = kind == alloc_kind::output      ? c.output_bytes
                : kind == alloc_kind::temporary ? c.temporary_bytes
+               : kind == alloc_kind::transfer  ? c.transfer_bytes
                                                : c.scratch_bytes;
   cell.fetch_add(bytes, std::memory_order_relaxed);
 }

@@ -19,11 +19,10 @@ struct backend {
   template <class T> array<T> allocate(index_t n, alloc_kind kind) {
     return array_access<T>::make(host_allocate<T>(n, kind), n, location::host);
   }
-  // The array in host memory: itself, or a host copy of a device array (a transfer,
-  // counted as a temporary: the caller never sees it).
+  // The array in host memory: itself, or a host copy of a device array (a transfer).
   template <class T> array<T> resident(const array<T>& a) {
     if (a.where() == location::host) return a;
-    array<T> out = allocate<T>(a.size(), alloc_kind::temporary);
+    array<T> out = allocate<T>(a.size(), alloc_kind::transfer);
     if (a.size() > 0)
       copy_device_to_host(array_access<T>::data(out), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T));
     return out;

@@ -51,15 +51,17 @@ class backend {
 
   explicit backend(cudaStream_t stream = 0) : stream_(stream) {}
 
+  // Rounded up to 16 bytes: a 1- or 2-byte histogram bin is updated through the aligned
+  // 32-bit word holding it, which may extend past the last element.
   template <class T> array<T> allocate(index_t n, alloc_kind kind) {
-    count_bytes(kind, static_cast<std::size_t>(n) * sizeof(T));
-    return array_access<T>::make(kernels::device_allocate(static_cast<std::size_t>(n) * sizeof(T), stream_), n,
-                                 location::device);
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+    count_bytes(kind, bytes);
+    return array_access<T>::make(kernels::device_allocate((bytes + 15) / 16 * 16, stream_), n, location::device);
   }
   // The array on the device: itself, or a copy of a host array (a transfer, not a pass).
   template <class T> array<T> resident(const array<T>& a) {
     if (a.where() == location::device) return a;
-    array<T> d = allocate<T>(a.size(), alloc_kind::temporary);
+    array<T> d = allocate<T>(a.size(), alloc_kind::transfer);
     RUNE_CUDA_CHECK(cudaMemcpyAsync(array_access<T>::data(d), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T),
                                     cudaMemcpyHostToDevice, stream_));
     keep_.push_back(array_access<T>::owner(a));  // the host source must outlive the copy

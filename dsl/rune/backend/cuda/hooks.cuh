@@ -29,7 +29,7 @@ inline bool install_hooks() {
   };
   default_array_location = [] { return is_default_backend() ? location::device : location::host; };
   upload_to_device = [](const void* src, std::size_t bytes) {
-    auto owner = kernels::device_allocate(bytes, 0);
+    auto owner = kernels::device_allocate((bytes + 15) / 16 * 16, 0);  // padded as in backend::allocate
     if (bytes) RUNE_CUDA_CHECK(cudaMemcpyAsync(owner.get(), src, bytes, cudaMemcpyHostToDevice, 0));
     RUNE_CUDA_CHECK(cudaStreamSynchronize(0));  // the caller may free its host copy next
     return owner;
