@@ -4,7 +4,8 @@
 //    (coalesced), folds all its tiles in registers, and the block reduces once at the end;
 //  - blocked (operators that need not commute): thread t folds items_per_thread consecutive
 //    indices of a tile, the block reduces each tile, and tiles fold left to right.
-// A full tile issues all its loads before folding any, so several loads are in flight.
+// f works in two steps, f.load(i) (the reads) and f.compute(loaded, i) (the element's value);
+// a full tile issues all its loads before computing any, so several loads are in flight.
 #include <cub/block/block_reduce.cuh>
 
 #include <rune/config.hpp>
@@ -31,16 +32,17 @@ template <class Policy, class T, class Op, class F, bool Commutative> struct red
   }
 
   __device__ T fold_tile(index_t base, T acc) const {
+    using loaded = decltype(f.load(index_t{}));
     if (base + tile <= n) {
-      T v[items];
+      loaded v[items];
 #pragma unroll
-      for (int k = 0; k < items; ++k) v[k] = f(item(base, k));
+      for (int k = 0; k < items; ++k) v[k] = f.load(item(base, k));
 #pragma unroll
-      for (int k = 0; k < items; ++k) acc = op(acc, v[k]);
+      for (int k = 0; k < items; ++k) acc = op(acc, f.compute(v[k], item(base, k)));
     } else {
 #pragma unroll
       for (int k = 0; k < items; ++k)
-        if (item(base, k) < n) acc = op(acc, f(item(base, k)));
+        if (item(base, k) < n) acc = op(acc, f.compute(f.load(item(base, k)), item(base, k)));
     }
     return acc;
   }

@@ -1,6 +1,6 @@
 #pragma once
 // reduce_indexed<Commutative>(n, ne, op, f, out, stream): *out = op(ne, f(0), ..., f(n-1)) on
-// the device, in one launch; op associative, and commutative when Commutative is true (then
+// the device, in one launch, where f(i) is f.compute(f.load(i), i) (see reduce_agent.cuh); op associative, and commutative when Commutative is true (then
 // elements are read striped across threads, faster). f may also have side effects
 // (a redomap's stored maps and scatters run inside it). `out` is device memory.
 #include <algorithm>

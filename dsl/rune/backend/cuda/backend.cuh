@@ -33,8 +33,8 @@ template <class T> struct fill_value {
 template <class T, class E> struct store_values {
   T* out;
   E e;
-  __device__ T load(index_t i) const { return e(i, no_ctx{}); }
-  __device__ void store(index_t i, const T& v) const { out[i] = v; }
+  __device__ typename E::loaded load(index_t i) const { return e.load(i); }
+  __device__ void store(index_t i, const typename E::loaded& v) const { out[i] = e.compute(v, i, no_ctx{}); }
 };
 template <class T, class E> struct store_point {
   T* out;

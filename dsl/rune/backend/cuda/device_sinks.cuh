@@ -21,11 +21,12 @@ template <class Op, class T, class EI, class EV> struct device_sink<hist_sink<Op
 };
 
 // Note [Load, then store]
-// A pass applies a sink in two steps: load(d, i, ctx) evaluates everything element i needs
-// (the reads), store(d, i, p) writes it. The elementwise agent issues the loads of a whole
-// tile before its stores, so reads stay in flight together.
+// A pass applies a sink in two steps: load(d, i) performs the element's memory reads (the
+// leaves of its expressions, plan/eval.hpp Note [Load, then compute]); store(d, i, p, ctx)
+// computes from them and writes. The agents issue the loads of a whole tile before any
+// store, so reads stay in flight together.
 
-// A value that may be absent, for element types without a default constructor.
+// A value that may be absent, for types without a default constructor.
 template <class T> struct held {
   union {
     char none;
@@ -34,102 +35,113 @@ template <class T> struct held {
   __device__ held() : none() {}
 };
 
-template <class T> struct value_at {
-  held<T> v;
-};
-template <class T> struct update_at {
-  index_t j;  // -1: nothing to do
-  held<T> v;
+template <class E> using loaded_of = held<typename E::loaded>;
+template <class EI, class EV> struct update_loads {
+  held<typename EI::loaded> index;
+  held<typename EV::loaded> value;
 };
 struct nothing_at {};
 
-template <class Ctx, class T, class E>
-__device__ value_at<T> load(const device_sink<store_sink<T, E>>& d, index_t i, const Ctx& c) {
-  value_at<T> p;
-  if (i < d.s.n) p.v.value = d.s.e(i, c);
+template <class T, class E> __device__ loaded_of<E> load(const device_sink<store_sink<T, E>>& d, index_t i) {
+  loaded_of<E> p;
+  if (i < d.s.n) p.value = d.s.e.load(i);
   return p;
 }
-template <class T, class E> __device__ void store(const device_sink<store_sink<T, E>>& d, index_t i, const value_at<T>& p) {
-  if (i < d.s.n) d.s.out[i] = p.v.value;
+template <class T, class E, class Ctx>
+__device__ void store(const device_sink<store_sink<T, E>>& d, index_t i, const loaded_of<E>& p, const Ctx& c) {
+  if (i < d.s.n) d.s.out[i] = d.s.e.compute(p.value, i, c);
 }
 
-// An update of element i at index ei(i), dropped when i is past the sink or ei(i) is outside
-// [0, limit) (scatter destinations and histogram bins alike).
-template <class T, class Ctx, class EI, class EV>
-__device__ update_at<T> load_update(index_t i, index_t n, index_t limit, const EI& ei, const EV& ev, const Ctx& c) {
-  update_at<T> p;
-  p.j = -1;
+// The reads of an update at index ei(i) with value ev(i), for i inside the sink.
+template <class EI, class EV> __device__ update_loads<EI, EV> load_update(index_t i, index_t n, const EI& ei, const EV& ev) {
+  update_loads<EI, EV> p;
   if (i < n) {
-    const index_t j = ei(i, c);
-    if (j >= 0 && j < limit) {
-      p.j = j;
-      p.v.value = ev(i, c);
-    }
+    p.index.value = ei.load(i);
+    p.value.value = ev.load(i);
   }
   return p;
 }
 
-template <class Ctx, class T, class EI, class EV>
-__device__ update_at<T> load(const device_sink<scatter_sink<T, EI, EV>>& d, index_t i, const Ctx& c) {
-  return load_update<T>(i, d.s.n, d.s.ndest, d.s.ei, d.s.ev, c);
-}
 template <class T, class EI, class EV>
-__device__ void store(const device_sink<scatter_sink<T, EI, EV>>& d, index_t, const update_at<T>& p) {
-  if (p.j >= 0) d.s.dest[p.j] = p.v.value;
+__device__ update_loads<EI, EV> load(const device_sink<scatter_sink<T, EI, EV>>& d, index_t i) {
+  return load_update(i, d.s.n, d.s.ei, d.s.ev);
+}
+template <class T, class EI, class EV, class Ctx>
+__device__ void store(const device_sink<scatter_sink<T, EI, EV>>& d, index_t i, const update_loads<EI, EV>& p, const Ctx& c) {
+  if (i >= d.s.n) return;
+  const index_t j = d.s.ei.compute(p.index.value, i, c);
+  if (j >= 0 && j < d.s.ndest) d.s.dest[j] = d.s.ev.compute(p.value.value, i, c);
 }
 
-template <class Ctx, class T, class E>
-__device__ value_at<T> load(const device_sink<point_sink<T, E>>& d, index_t i, const Ctx& c) {
-  value_at<T> p;
-  if (i == d.s.at) p.v.value = d.s.e(i, c);
+template <class T, class E> __device__ loaded_of<E> load(const device_sink<point_sink<T, E>>& d, index_t i) {
+  loaded_of<E> p;
+  if (i == d.s.at) p.value = d.s.e.load(i);
   return p;
 }
-template <class T, class E> __device__ void store(const device_sink<point_sink<T, E>>& d, index_t i, const value_at<T>& p) {
-  if (i == d.s.at) *d.s.result = p.v.value;  // result: device memory here
+template <class T, class E, class Ctx>
+__device__ void store(const device_sink<point_sink<T, E>>& d, index_t i, const loaded_of<E>& p, const Ctx& c) {
+  if (i == d.s.at) *d.s.result = d.s.e.compute(p.value, i, c);  // result: device memory here
 }
 
-template <class Ctx, class Op, class T, class EI, class EV>
-__device__ update_at<T> load(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i, const Ctx& c) {
-  return load_update<T>(i, d.s.n, d.s.nbins, d.s.ei, d.s.ev, c);
-}
 template <class Op, class T, class EI, class EV>
-__device__ void store(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t, const update_at<T>& p) {
-  if (p.j >= 0) kernels::atomic_update(d.s.op, d.s.bins + p.j, p.v.value, d.locks ? d.locks + p.j : nullptr);
+__device__ update_loads<EI, EV> load(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i) {
+  return load_update(i, d.s.n, d.s.ei, d.s.ev);
+}
+template <class Op, class T, class EI, class EV, class Ctx>
+__device__ void store(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i, const update_loads<EI, EV>& p, const Ctx& c) {
+  if (i >= d.s.n) return;
+  const index_t j = d.s.ei.compute(p.index.value, i, c);
+  if (j < 0 || j >= d.s.nbins) return;
+  kernels::atomic_update(d.s.op, d.s.bins + j, d.s.ev.compute(p.value.value, i, c), d.locks ? d.locks + j : nullptr);
 }
 
-// A reduction's contribution is returned by the redomap body, not stored here.
-template <class Ctx, class Op, class T, class E>
-__device__ nothing_at load(const device_sink<reduce_sink<Op, T, E>>&, index_t, const Ctx&) {
-  return {};
+// A reduction's reads; its contribution is returned by the redomap body, not stored here.
+template <class Op, class T, class E> __device__ loaded_of<E> load(const device_sink<reduce_sink<Op, T, E>>& d, index_t i) {
+  loaded_of<E> p;
+  if (i < d.s.n) p.value = d.s.e.load(i);
+  return p;
 }
-template <class Op, class T, class E> __device__ void store(const device_sink<reduce_sink<Op, T, E>>&, index_t, nothing_at) {}
+template <class Op, class T, class E, class Ctx>
+__device__ void store(const device_sink<reduce_sink<Op, T, E>>&, index_t, const loaded_of<E>&, const Ctx&) {}
 
-template <class D, class Ctx> __device__ void apply(const D& d, index_t i, const Ctx& c) { store(d, i, load(d, i, c)); }
-
-template <class D> using loaded_t = decltype(load(std::declval<const D&>(), index_t{}, no_ctx{}));
+template <class D> using loaded_t = decltype(load(std::declval<const D&>(), index_t{}));
 
 // The context element i's sinks see: nothing in an elementwise pass, the stored scan value
-// on the stopgap maposcanomap path.
+// on the stopgap maposcanomap path. Reading it is a load too.
 struct no_context {
-  __device__ no_ctx at(index_t) const { return {}; }
+  using loaded = nothing_loaded;
+  __device__ nothing_loaded load(index_t) const { return {}; }
+  __device__ no_ctx at(nothing_loaded) const { return {}; }
 };
 template <class T> struct scanned_context {
+  using loaded = T;
   const T* scanned;
-  __device__ scan_ctx<T> at(index_t i) const { return {scanned[i]}; }
+  __device__ T load(index_t i) const { return scanned[i]; }
+  __device__ scan_ctx<T> at(const T& v) const { return {v}; }
 };
+
+// Everything element i reads: the context and every sink's leaves.
+template <class Context, class... D> struct element_loads {
+  typename Context::loaded context;
+  row<loaded_t<D>...> sinks;
+};
+
+template <class Context, class... D>
+__device__ element_loads<Context, D...> load_element(const Context& context, const row<D...>& sinks, index_t i) {
+  return [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return element_loads<Context, D...>{context.load(i),
+                                        row<loaded_t<D>...>{{row_cell<K, loaded_t<D>>{cuda::load(get<K>(sinks), i)}...}}};
+  }(std::index_sequence_for<D...>{});
+}
 
 // Every sink, element i: the functor kernels::for_each_index runs.
 template <class Context, class... D> struct apply_all {
   Context context;
   row<D...> sinks;
-  __device__ row<loaded_t<D>...> load(index_t i) const {
-    const auto c = context.at(i);
-    return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return row<loaded_t<D>...>{{row_cell<K, loaded_t<D>>{cuda::load(get<K>(sinks), i, c)}...}};
-    }(std::index_sequence_for<D...>{});
-  }
-  __device__ void store(index_t i, const row<loaded_t<D>...>& p) const {
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p)), ...); }(
+  __device__ element_loads<Context, D...> load(index_t i) const { return load_element(context, sinks, i); }
+  __device__ void store(index_t i, const element_loads<Context, D...>& p) const {
+    const auto c = context.at(p.context);
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c), ...); }(
         std::index_sequence_for<D...>{});
   }
 };

@@ -42,22 +42,24 @@ template <class... D> struct redomap_op {
   }
 };
 
-// Element i of a pass with reductions: applies the other sinks, returns the contributions.
-// Context as in apply_all (nothing, or the scanned value of a maposcanomap's g).
+// Element i of a pass with reductions: load(i) reads what the element needs; compute(p, i)
+// applies the other sinks and returns the contributions. Context as in apply_all.
 template <class Context, class... D> struct redomap_body {
   Context context;
   row<D...> sinks;
-  __device__ redomap_acc<D...> operator()(index_t i) const {
-    const auto c = context.at(i);
+  __device__ element_loads<Context, D...> load(index_t i) const { return load_element(context, sinks, i); }
+  __device__ redomap_acc<D...> compute(const element_loads<Context, D...>& p, index_t i) const {
+    const auto c = context.at(p.context);
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (apply(get<K>(sinks), i, c), ...);
-      return redomap_acc<D...>{{row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), i, c)}...}};
+      (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c), ...);
+      return redomap_acc<D...>{
+          {row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), get<K>(p.sinks), i, c)}...}};
     }(std::index_sequence_for<D...>{});
   }
-  template <class S, class Ctx>
-  __device__ static typename acc_of<S>::type contribution(const S& s, index_t i, const Ctx& c) {
+  template <class S, class L, class Ctx>
+  __device__ static typename acc_of<S>::type contribution(const S& s, const L& l, index_t i, const Ctx& c) {
     if constexpr (std::is_same_v<typename acc_of<S>::type, no_acc>) return no_acc{};
-    else return i < s.s.n ? s.s.e(i, c) : s.s.ne;
+    else return i < s.s.n ? s.s.e.compute(l.value, i, c) : s.s.ne;
   }
 };
 }  // namespace rune::detail::cuda
