@@ -2,6 +2,7 @@
 // rune::array<T>: an immutable, shared, owning (or viewing) handle on n elements that live
 // where a backend runs; rune::array_view<T>: the trivially copyable handle for lambdas.
 #include <atomic>
+#include <concepts>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -142,5 +143,15 @@ template <class T> array<std::remove_const_t<T>> view(T* ptr, index_t n) {
 
 template <class T> array<std::remove_const_t<T>> view(std::span<T> xs) {
   return view(xs.data(), static_cast<index_t>(xs.size()));
+}
+
+// Wraps a contiguous container the caller owns (std::vector, std::array, ...), without copying.
+template <class C>
+  requires requires(C& c) {
+    { c.data() } -> std::convertible_to<const typename C::value_type*>;
+    c.size();
+  }
+array<typename C::value_type> view(C& c) {
+  return view(c.data(), static_cast<index_t>(c.size()));
 }
 }  // namespace rune

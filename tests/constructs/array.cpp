@@ -113,3 +113,11 @@ TEST_CASE_TEMPLATE("array: a forced result can be viewed by the next pipeline", 
                           rune::iota(s.size()));
   CHECK(rune::force(window, B{}).to_vector() == std::vector<int>{1, 3, 6, 9, 12, 15});
 }
+
+TEST_CASE("array: view over a contiguous container wraps it without copying") {
+  std::vector<int> v{1, 2, 3, 4};
+  auto a = rune::view(v);
+  CHECK(a.data() == v.data());
+  CHECK(a.size() == 4);
+  CHECK(rune::force(rune::reduce(rune::plus{}, 0, a), rune::on_cpu) == 10);
+}

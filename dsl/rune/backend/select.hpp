@@ -13,6 +13,7 @@
 #include "cuda/backend.cuh"
 #include "cuda/executor.cuh"
 #include "cuda/hooks.cuh"
+#include "cuda/thrust_interop.cuh"
 #endif
 
 namespace rune::detail {

@@ -73,3 +73,17 @@ TEST_CASE("CUDA errors become rune::cuda_error naming the call; out of memory sa
     CHECK(what.find("bytes") != std::string::npos);
   }
 }
+
+#include <thrust/device_vector.h>
+
+TEST_CASE("view wraps a thrust::device_vector and a std::vector without copying") {
+  thrust::device_vector<int> dv(1000, 3);
+  auto a = rune::view(dv);
+  CHECK(a.where() == rune::location::device);
+  CHECK(a.data() == thrust::raw_pointer_cast(dv.data()));
+  CHECK(rune::force(rune::reduce(rune::plus{}, 0, a)) == 3000);
+  std::vector<int> hv(10, 2);
+  auto h = rune::view(hv);
+  CHECK(h.where() == rune::location::host);
+  CHECK(h.data() == hv.data());
+}

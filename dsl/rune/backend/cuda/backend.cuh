@@ -117,13 +117,10 @@ class backend {
       const acc ne = [&]<std::size_t... K>(std::index_sequence<K...>) {
         return acc{{row_cell<K, typename acc_of<device_sink<S>>::type>{neutral_of(get<K>(sinks))}...}};
       }(std::index_sequence_for<S...>{});
-      auto cell = kernels::device_allocate(sizeof(acc), stream_);
       constexpr bool commutative = (reduction_commutes<S> && ...);
+      acc total = ne;  // overwritten by the reduction's copy back
       kernels::reduce_indexed<commutative>(n, ne, redomap_op<device_sink<S>...>{sinks},
-                                           redomap_body<Context, device_sink<S>...>{context, sinks},
-                                           static_cast<acc*>(cell.get()), stream_);
-      acc total = ne;  // overwritten by the copy below
-      RUNE_CUDA_CHECK(cudaMemcpyAsync(&total, cell.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
+                                           redomap_body<Context, device_sink<S>...>{context, sinks}, &total, stream_);
       finish_points();
       synchronize();
       [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(host_sinks), get<K>(total)), ...); }(
