@@ -11,6 +11,7 @@
 #include <rune/kernels/dispatch/for_each_index.cuh>
 #include <rune/kernels/dispatch/reduce_indexed.cuh>
 #include <rune/kernels/dispatch/scan_indexed.cuh>
+#include <rune/kernels/dispatch/scan_single_pass.cuh>
 #include <rune/kernels/dispatch/select_indexed.cuh>
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
@@ -91,12 +92,21 @@ class backend {
   template <class... S> void run(histomap_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
   template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
   template <class Op, class T, class F, class... S> void run(maposcanomap_form<Op, T, F, S...> f) {
-    // STOPGAP (issue 4): scan into a temporary with CUB, then apply g. Two passes.
-    auto scanned = kernels::device_allocate(static_cast<std::size_t>(f.n) * sizeof(T), stream_);
-    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
-    T* vals = static_cast<T*>(scanned.get());
-    kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
-    run_sinks(f.n, scanned_context<T>{vals}, f.sinks);
+    if constexpr (!(is_reduction<S> || ...)) {
+      // One pass: the decoupled look-back kernel applies g to each scanned value.
+      auto sinks = to_device(f.sinks);
+      kernels::scan_single_pass(f.n, f.seg, f.exclusive, f.ne, f.op, scan_f<T, F>{f.f}, scan_g<T, device_sink<S>...>{sinks},
+                                stream_);
+      finish_points();
+    } else {
+      // STOPGAP (issue 4): with reductions in g, scan into a temporary with CUB, then run g as
+      // a redomap. Two passes.
+      auto scanned = kernels::device_allocate(static_cast<std::size_t>(f.n) * sizeof(T), stream_);
+      count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
+      T* vals = static_cast<T*>(scanned.get());
+      kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
+      run_sinks(f.n, scanned_context<T>{vals}, f.sinks);
+    }
   }
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
     array<T> out = allocate<T>(f.n, kind);  // over-allocated: the length is known only after the pass

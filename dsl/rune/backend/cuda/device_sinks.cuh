@@ -146,6 +146,30 @@ template <class Context, class... D> struct apply_all {
   }
 };
 
+// g of a maposcanomap for the single-pass kernel: every sink, element i, given its scanned value.
+template <class T, class... D> struct scan_g {
+  row<D...> sinks;
+  using loaded = row<loaded_t<D>...>;
+  __device__ loaded load(index_t i) const {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return loaded{{row_cell<K, loaded_t<D>>{cuda::load(get<K>(sinks), i)}...}};
+    }(std::index_sequence_for<D...>{});
+  }
+  __device__ void store(index_t i, const loaded& p, const T& v) const {
+    const scan_ctx<T> c{v};
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p), c), ...); }(
+        std::index_sequence_for<D...>{});
+  }
+};
+
+// f of a maposcanomap for the single-pass kernel.
+template <class T, class E> struct scan_f {
+  E e;
+  using loaded = typename E::loaded;
+  __device__ loaded load(index_t i) const { return e.load(i); }
+  __device__ T compute(const loaded& l, index_t i) const { return static_cast<T>(e.compute(l, i, no_ctx{})); }
+};
+
 // An evaluator as a unary function of the index (for iterators).
 template <class T, class E> struct eval_at {
   E e;

@@ -1,0 +1,230 @@
+#pragma once
+// One block's tile of a single-pass maposcanomap (decoupled look-back, Merrill & Garland; the
+// thesis' regular segments; KERNELS.md):
+//   take a dynamic tile id -> load f's leaves striped (coalesced), compute f, transpose to a
+//   blocked arrangement through shared memory -> thread-local fold -> block scan of
+//   the thread folds -> publish the tile aggregate (or, for tile 0 or a tile containing a
+//   segment start, its inclusive prefix at once) -> warp 0 looks back over 32 predecessors
+//   at a time -> publish the inclusive prefix -> rescan the items from the prefix, transpose
+//   the scanned values back to striped, and apply g (coalesced writes).
+//
+// Note [Segments as pairs]
+// Values travel as (value, start) pairs: `start` says a segment starts inside what the value
+// covers, so nothing to its left matters. (a, s) . (b, t) = (t ? b : a op b, s || t) is
+// associative, which makes regular segments, the look-back's stopping rule and inclusive
+// prefixes (marked start = true: nothing before them is needed) one operator.
+#include <cub/block/block_exchange.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/util_ptx.cuh>
+
+#include <rune/config.hpp>
+
+#include "../runtime/tile_state.hpp"
+#include "atomic_update.cuh"
+
+namespace rune::kernels {
+
+template <class T> struct seg_value {
+  T v;
+  bool start;
+};
+
+template <class Op, class T> struct seg_op {
+  Op op;
+  __device__ seg_value<T> operator()(const seg_value<T>& a, const seg_value<T>& b) const {
+    return {b.start ? b.v : op(a.v, b.v), a.start || b.start};
+  }
+};
+
+enum : unsigned { tile_aggregate = 1u, tile_prefix = 2u };
+
+template <class Policy, class T, class Op, class F, class G> struct scan_agent {
+  static constexpr int threads = Policy::block_threads;
+  static constexpr int items = Policy::template items_for<T>();
+  // Note [Packed tile words]
+  // A value of up to 4 bytes travels with its status in one 8-byte word (epoch, start bit,
+  // flag | value), written by one atomic exchange and read by one volatile load: no fence
+  // between status and value. Larger values go status word + fence + value (and back).
+  static constexpr bool packed = sizeof(T) <= 4;
+  static constexpr index_t tile_items = index_t(threads) * items;
+  using pair = seg_value<T>;
+  using block_scan = cub::BlockScan<pair, threads>;
+  using block_exchange = cub::BlockExchange<T, threads, items>;
+  struct temp_storage {
+    union {
+      typename block_scan::TempStorage scan;
+      typename block_exchange::TempStorage exchange;
+    };
+    unsigned tile;
+    pair prefix;
+  };
+
+  temp_storage& temp;
+  index_t n, seg;
+  bool exclusive;
+  T ne;
+  seg_op<Op, T> sop;
+  const F& f;
+  const G& g;
+  tile_state_lease st;
+
+  __device__ pair identity() const { return {ne, false}; }
+  __device__ pair* slot(unsigned tile, unsigned which) const {
+    return static_cast<pair*>(st.values) + 2 * std::size_t(tile) + (which == tile_prefix ? 1 : 0);
+  }
+
+  __device__ unsigned long long* packed_word(unsigned tile) const {
+    return static_cast<unsigned long long*>(st.values) + tile;
+  }
+
+  // Unpacked: value first, fence, then the status word, so a reader that sees the word sees
+  // the value. Packed: one word (Note [Packed tile words]).
+  __device__ void publish(unsigned tile, unsigned which, const pair& v) const {
+    if constexpr (packed) {
+      unsigned bits = 0;
+      memcpy(&bits, &v.v, sizeof(T));
+      const unsigned high = (st.epoch << 3) | (v.start ? 4u : 0u) | which;
+      atomicExch(packed_word(tile), (static_cast<unsigned long long>(high) << 32) | bits);
+    } else {
+      coherent_store(slot(tile, which), v);
+      __threadfence();
+      atomicExch(st.status + tile, (st.epoch << 2) | which);
+    }
+  }
+
+  // Tile t's published value, waiting for it; `is_prefix` tells an inclusive prefix.
+  __device__ pair read_published(unsigned t, bool& is_prefix) const {
+    pair v = identity();
+    if constexpr (packed) {
+      unsigned long long word;
+      unsigned high;
+      for (int wait = 8;; wait = wait < 256 ? 2 * wait : wait) {
+        word = *reinterpret_cast<volatile unsigned long long*>(packed_word(t));
+        high = static_cast<unsigned>(word >> 32);
+        if ((high >> 3) == st.epoch && (high & 3u) != 0u) break;
+        __nanosleep(wait);
+      }
+      const unsigned bits = static_cast<unsigned>(word);
+      memcpy(&v.v, &bits, sizeof(T));
+      is_prefix = (high & 3u) == tile_prefix;
+      v.start = (high & 4u) != 0u;
+    } else {
+      unsigned word;
+      for (int wait = 8;; wait = wait < 256 ? 2 * wait : wait) {
+        word = *reinterpret_cast<volatile unsigned*>(st.status + t);
+        if ((word >> 2) == st.epoch && (word & 3u) != 0u) break;
+        __nanosleep(wait);
+      }
+      __threadfence();
+      is_prefix = (word & 3u) == tile_prefix;
+      v = coherent_load(slot(t, is_prefix ? tile_prefix : tile_aggregate));
+    }
+    return v;
+  }
+
+  // The exclusive prefix of `tile`, by warp 0: 32 predecessors per step, nearest last.
+  __device__ pair look_back(unsigned tile) const {
+    const int lane = threadIdx.x & 31;
+    pair acc = identity();
+    long long end = static_cast<long long>(tile) - 1;
+    for (;;) {
+      const long long t = end - (31 - lane);
+      pair v = identity();
+      bool stop = true;
+      if (t >= 0) {
+        bool is_prefix = false;
+        v = read_published(static_cast<unsigned>(t), is_prefix);
+        if (is_prefix) v.start = true;  // nothing before an inclusive prefix matters
+        stop = v.start;
+      } else {
+        v.start = true;  // before the first tile: nothing
+      }
+      const unsigned stops = __ballot_sync(0xffffffffu, stop);
+      const int nearest_stop = stops ? 31 - __clz(stops) : -1;
+      pair w = lane >= nearest_stop ? v : identity();
+      // Ordered reduction of the window: lane 0 ends with w0 . w1 . ... . w31.
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const pair other = cub::ShuffleDown<32>(w, d, 31, 0xffffffffu);
+        if (lane + d < 32) w = sop(w, other);
+      }
+      acc = sop(cub::ShuffleIndex<32>(w, 0, 0xffffffffu), acc);
+      if (stops) return acc;
+      end -= 32;
+    }
+  }
+
+  __device__ void run() {
+    if (threadIdx.x == 0) {
+      const unsigned t = atomicAdd(st.ticket, 1u);
+      temp.tile = t;
+      if (t == static_cast<unsigned>((n + tile_items - 1) / tile_items) - 1u) *st.ticket = 0u;  // last ticket drawn
+    }
+    __syncthreads();
+    const unsigned tile = temp.tile;
+    const index_t base = index_t(tile) * tile_items;
+    const index_t first = base + index_t(threadIdx.x) * items;  // my first item once blocked
+    auto striped = [&](int k) { return base + index_t(k) * threads + threadIdx.x; };
+
+    // f's reads for all items first, then its arithmetic (plan/eval.hpp Note [Load, then
+    // compute]); striped, so each warp instruction reads one contiguous run.
+    typename F::loaded lf[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (striped(k) < n) lf[k] = f.load(striped(k));
+    T x[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) x[k] = striped(k) < n ? f.compute(lf[k], striped(k)) : ne;
+    block_exchange(temp.exchange).StripedToBlocked(x);
+    __syncthreads();  // the exchange storage is the scan's too
+
+    // Segment starts: one 64-bit remainder per thread, then small steps (the thesis, section 6).
+    bool start[items];
+    index_t r = seg > 0 ? first % seg : 1;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      start[k] = seg > 0 && r == 0;
+      if (seg > 0 && ++r == seg) r = 0;
+    }
+    pair fold = identity();
+#pragma unroll
+    for (int k = 0; k < items; ++k) fold = sop(fold, pair{x[k], start[k]});
+
+    pair thread_prefix = identity(), tile_total = identity();
+    block_scan(temp.scan).ExclusiveScan(fold, thread_prefix, identity(), sop, tile_total);
+
+    if (threadIdx.x == 0) {
+      // Tile 0 and tiles containing a segment start know their inclusive prefix already.
+      if (tile == 0 || tile_total.start) publish(tile, tile_prefix, tile_total);
+      else publish(tile, tile_aggregate, tile_total);
+    }
+    if (tile > 0 && threadIdx.x < 32) {
+      const pair prefix = look_back(tile);
+      if (threadIdx.x == 0) {
+        if (!tile_total.start) publish(tile, tile_prefix, sop(prefix, tile_total));
+        temp.prefix = prefix;
+      }
+    } else if (tile == 0 && threadIdx.x == 0) {
+      temp.prefix = identity();
+    }
+    __syncthreads();
+
+    typename G::loaded lg[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (striped(k) < n) lg[k] = g.load(striped(k));
+    pair running = sop(temp.prefix, thread_prefix);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {  // x[k] becomes the scanned value of blocked item k
+      const T before = start[k] ? ne : running.v;
+      running = sop(running, pair{x[k], start[k]});
+      x[k] = exclusive ? before : running.v;
+    }
+    __syncthreads();  // the scan storage becomes the exchange's again
+    block_exchange(temp.exchange).BlockedToStriped(x);
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (striped(k) < n) g.store(striped(k), lg[k], x[k]);
+  }
+};
+}  // namespace rune::kernels

@@ -1,0 +1,15 @@
+#pragma once
+// __global__ shell of the single-pass maposcanomap: one block per tile.
+#include "../agent/scan_agent.cuh"
+
+namespace rune::kernels {
+
+template <class Policy, class T, class Op, class F, class G>
+__global__ void __launch_bounds__(Policy::block_threads)
+    scan_kernel(index_t n, index_t seg, bool exclusive, T ne, Op op, F f, G g, tile_state_lease st) {
+  using agent = scan_agent<Policy, T, Op, F, G>;
+  // Uninitialized: element types with constructors cannot sit in __shared__ otherwise.
+  __shared__ cub::Uninitialized<typename agent::temp_storage> temp;
+  agent{temp.Alias(), n, seg, exclusive, ne, seg_op<Op, T>{op}, f, g, st}.run();
+}
+}  // namespace rune::kernels

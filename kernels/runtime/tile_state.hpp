@@ -1,0 +1,69 @@
+#pragma once
+// Tile state for single-pass scans, kept per stream across launches.
+//
+// Note [Self-resetting tile state]
+// Each tile publishes a status word `epoch << 2 | flag` (flag 1: aggregate ready, 2: inclusive
+// prefix ready), or a packed word with the value beside it (scan_agent.cuh). A launch uses a fresh epoch, so words left by earlier launches read as "not
+// ready" and no clearing kernel runs before a scan (CUB launches one). The dynamic tile
+// ticket is reset by the block that draws the last ticket. Memory is cleared only when the
+// buffer grows or the 30-bit epoch wraps.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "cuda_error.hpp"
+#include "stream_allocator.hpp"
+
+namespace rune::kernels {
+
+struct tile_state_lease {
+  unsigned* ticket;     // dynamic tile ids
+  unsigned* status;     // one word per tile
+  void* values;         // per tile: aggregate, then inclusive prefix (2 x value_bytes)
+  unsigned epoch;
+};
+
+class tile_state_pool {
+ public:
+  // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`.
+  tile_state_lease lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int dev = 0;
+    RUNE_CUDA_CHECK(cudaGetDevice(&dev));
+    entry& e = entries_[{dev, stream}];
+    // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
+    if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
+      e.tiles = std::max(tiles, e.tiles);
+      e.value_bytes = std::max(value_bytes, e.value_bytes);
+      e.words = device_allocate((e.tiles + 1) * sizeof(unsigned), stream);
+      e.values = device_allocate(e.tiles * 2 * e.value_bytes + 16, stream);
+      RUNE_CUDA_CHECK(cudaMemsetAsync(e.words.get(), 0, (e.tiles + 1) * sizeof(unsigned), stream));
+      // Packed words carry their status: clear them too, so no stale word matches an epoch.
+      RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
+      e.epoch = 0;
+    }
+    ++e.epoch;
+    unsigned* words = static_cast<unsigned*>(e.words.get());
+    return {words, words + 1, e.values.get(), e.epoch};
+  }
+
+  static tile_state_pool& instance() {
+    static tile_state_pool pool;
+    return pool;
+  }
+
+ private:
+  struct entry {
+    std::size_t tiles = 0, value_bytes = 0;
+    std::shared_ptr<void> words, values;
+    unsigned epoch = 0;
+  };
+  std::mutex mutex_;
+  std::map<std::pair<int, cudaStream_t>, entry> entries_;
+};
+}  // namespace rune::kernels

@@ -1,0 +1,62 @@
+// The single-pass scan's look-back under stress: many repetitions of scans a few tiles long
+// (races between publication and look-back show up as wrong prefixes), a non-commutative
+// operator over many tiles, and segment sizes around the tile size.
+#include <cstdint>
+#include <vector>
+
+#include "support/backends.hpp"
+#include "support/random.hpp"
+
+namespace {
+struct affine {  // x -> a*x + b over the integers mod 2^32: associative, not commutative
+  std::uint32_t a, b;
+};
+struct compose {
+  RUNE_FN affine operator()(const affine& f, const affine& g) const { return {g.a * f.a, g.a * f.b + g.b}; }
+};
+}  // namespace
+
+TEST_CASE("single-pass scan: 1000 repetitions of a five-tile scan match the sequential loop") {
+  const rune::index_t n = 5 * 2048 + 17;
+  const auto v = rune_test::random_vector<int>(n, -9, 9, 5);
+  std::vector<int> expect(v.size());
+  int acc = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) expect[i] = acc += v[i];
+  auto xs = rune::to_array(v);
+  auto s = rune::scan(rune::plus{}, 0, xs);
+  for (int rep = 0; rep < 1000; ++rep) {
+    const auto got = rune::force(s, rune::on_gpu).to_vector();
+    REQUIRE(got == expect);
+  }
+}
+
+TEST_CASE("single-pass scan: a non-commutative operator over 3000 tiles") {
+  const rune::index_t n = 3000 * 2048 + 5;
+  const auto a = rune_test::random_vector<std::uint32_t>(n, 1, 1000, 6);
+  const auto b = rune_test::random_vector<std::uint32_t>(n, 0, 1000, 7);
+  auto fs = rune::map([] RUNE_FN (std::uint32_t x, std::uint32_t y) { return affine{x, y}; }, rune::to_array(a),
+                      rune::to_array(b));
+  const auto got = rune::force(rune::scan(compose{}, affine{1, 0}, fs), rune::on_gpu).to_vector();
+  affine acc{1, 0};
+  for (rune::index_t i = 0; i < n; ++i) {
+    acc = compose{}(acc, affine{a[i], b[i]});
+    REQUIRE(got[i].a == acc.a);
+    REQUIRE(got[i].b == acc.b);
+  }
+}
+
+TEST_CASE("single-pass segmented scan: segment sizes around the tile size, and 1") {
+  const rune::index_t n = 40 * 2048 + 3;
+  const auto v = rune_test::random_vector<int>(n, -5, 5, 8);
+  auto xs = rune::to_array(v);
+  for (rune::index_t seg : {rune::index_t{1}, rune::index_t{2047}, rune::index_t{2048}, rune::index_t{2049},
+                            rune::index_t{3 * 2048}, rune::index_t{100003}}) {
+    const auto got = rune::force(rune::segmented_scan(rune::plus{}, 0, seg, xs), rune::on_gpu).to_vector();
+    int acc = 0;
+    for (rune::index_t i = 0; i < n; ++i) {
+      if (i % seg == 0) acc = 0;
+      acc += v[i];
+      REQUIRE(got[i] == acc);
+    }
+  }
+}
