@@ -40,7 +40,7 @@ enum : unsigned { tile_aggregate = 1u, tile_prefix = 2u };
 
 template <class Policy, class T, class Op, class F, class G> struct scan_agent {
   static constexpr int threads = Policy::block_threads;
-  static constexpr int items = Policy::template items_for<T>();
+  static constexpr int items = Policy::template items_for<T, F, G>();
   // Note [Packed tile words]
   // A value of up to 4 bytes travels with its status in one 8-byte word (epoch, start bit,
   // flag | value), written by one atomic exchange and read by one volatile load: no fence

@@ -14,7 +14,7 @@ template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
 void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
-  constexpr index_t tile = index_t(Policy::block_threads) * Policy::template items_for<T>();
+  constexpr index_t tile = index_t(Policy::block_threads) * Policy::template items_for<T, F, G>();
   const index_t tiles = (n + tile - 1) / tile;
   // At least 8 bytes a value: packed tile words are 8 bytes (scan_agent.cuh).
   const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);

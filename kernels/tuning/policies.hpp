@@ -2,6 +2,8 @@
 // Launch policies, one row per kernel family (ARCHITECTURE.md §4.3: tuning is data). The
 // policy is a template parameter of each dispatch, so benchmarks can swap it.
 
+#include <cstddef>
+
 namespace rune::kernels {
 
 // Elementwise passes (map with accumulators, histogram updates through global atomics).
@@ -17,17 +19,25 @@ struct reduce_policy_sm90 {
   static constexpr int items_per_thread = 8;  // 16 measured slower with 16 fused maps (0.39 vs 0.25 ms)
   static constexpr int blocks_per_sm = 8;
 };
-}  // namespace rune::kernels
 
-// Single-pass scans (maposcanomap). items_per_thread is a starting point pending the
-// thesis' model and measurements (issue 4); larger elements get fewer items so a tile's
-// shared-memory transpose stays within max_tile_bytes.
+// Single-pass scans (maposcanomap). Items per thread come from a budget of bytes per thread
+// over what one element costs: the larger of the scanned value and the bytes f and g load for
+// it (the thesis' model counts every array a fused body reads, not just the scanned one).
+// Measured on the H100 (bench/results/2026-11-22-h100-scan.md): 64 bytes beat 32 and 96 for
+// int32 sums; a heavier g wants fewer items. Capped so the tile's transpose fits max_tile_bytes.
 struct scan_policy_sm90 {
   static constexpr int block_threads = 256;
-  static constexpr int items_per_thread = 8;
+  static constexpr int bytes_per_thread = 64;
+  static constexpr int max_items = 32;
   static constexpr int max_tile_bytes = 32 * 1024;
-  template <class T> static constexpr int items_for() {
+  template <class T, class F, class G> static constexpr int items_for() {
+    const std::size_t loads = sizeof(typename F::loaded) + sizeof(typename G::loaded);
+    const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
+    int items = static_cast<int>(bytes_per_thread / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * sizeof(T)));
-    return fit < 1 ? 1 : (fit < items_per_thread ? fit : items_per_thread);
+    if (items > max_items) items = max_items;
+    if (items > fit) items = fit;
+    return items < 1 ? 1 : items;
   }
 };
+}  // namespace rune::kernels
