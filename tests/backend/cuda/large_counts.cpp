@@ -1,0 +1,31 @@
+// 64-bit element counts: more than 2^31 int8 elements through a reduction, a stored scan
+// and a histogram, on the GPU, checked against closed forms (the cpu oracle would take
+// minutes at this size).
+#include <cstdint>
+#include <vector>
+
+#include "support/backends.hpp"
+
+TEST_CASE("more than 2^31 int8 elements: reduce, scan (stored) and genhist") {
+  const rune::index_t n = (rune::index_t{1} << 31) + 4099;
+  const rune::index_t q = n / 3, r = n % 3;
+  auto xs = rune::map([] RUNE_FN (rune::index_t i) { return static_cast<std::int8_t>(i % 3 - 1); }, rune::iota(n));
+
+  // Each period -1, 0, +1 sums to zero: the total is the sum over the last r elements.
+  rune::index_t expect_total = 0;
+  for (rune::index_t k = 0; k < r; ++k) expect_total += k - 1;
+  CHECK(rune::force(rune::reduce(rune::plus{}, rune::index_t{0}, xs), rune::on_gpu) == expect_total);
+
+  // The prefix sums are -1, -1, 0, -1, -1, 0, ...: stored as int8, 2 GiB of output.
+  const auto scanned = rune::force(rune::scan(rune::plus{}, std::int8_t{0}, xs), rune::on_gpu).to_vector();
+  REQUIRE(static_cast<rune::index_t>(scanned.size()) == n);
+  for (rune::index_t i : {rune::index_t{0}, rune::index_t{1}, rune::index_t{2}, (rune::index_t{1} << 31) - 1,
+                          rune::index_t{1} << 31, (rune::index_t{1} << 31) + 1, n - 2, n - 1})
+    REQUIRE(scanned[static_cast<std::size_t>(i)] == (i % 3 == 2 ? 0 : -1));
+
+  auto bins = rune::map([] RUNE_FN (rune::index_t i) { return i % 3; }, rune::iota(n));
+  const auto counts =
+      rune::force(rune::genhist(3, rune::plus{}, rune::index_t{0}, bins, rune::replicate(n, rune::index_t{1})), rune::on_gpu)
+          .to_vector();
+  for (rune::index_t k = 0; k < 3; ++k) CHECK(counts[static_cast<std::size_t>(k)] == q + (k < r ? 1 : 0));
+}
