@@ -6,7 +6,8 @@
 //                        in last = 0 andalso Seq.reduce Int.min 0 s' >= 0 end
 //
 // Fused, the map, the scan, `last` and the min-reduction of the depths are one maposcanomap
-// pass: the reduction is an accumulator of the scan's g, so the depths are never stored.
+// pass: the reduction is an accumulator of the scan's g, so the depths are never stored (on
+// the cpu backend; the cuda backend still runs a scan with reductions in g as two passes).
 //
 //   ./parentheses [--n 100000000] [--runs 5]
 #include <algorithm>

@@ -36,6 +36,13 @@ template <int N, int R> struct plan_printer {
       default: return "index";
     }
   }
+  // 1-based number of group g among the groups that are passes (point reads are not).
+  int pass_number(int g) const {
+    int k = 0;
+    for (int j = 0; j <= g; ++j)
+      if (pl.groups[j].f != form::point) ++k;
+    return k;
+  }
   std::string ref(int p) const { return name(pl.canon[p]) + " #" + std::to_string(pl.canon[p]); }
 
   // An input expression: inlined nodes spelled out, barriers by reference.
@@ -71,12 +78,13 @@ template <int N, int R> struct plan_printer {
 
   std::string boundaries(int p) const {
     if (pl.in_pass[p]) return {};
-    atom_list atoms{};
+    atom_list<N> atoms{};
     collect_atoms(f, pl, p, false, atoms);
     std::string s;
     for (int j = 0; j < atoms.n; ++j) {
       const int a = atoms.pos[j];
-      const std::string pass = "pass " + std::to_string(pl.group[a] + 1);
+      const std::string pass = pl.groups[pl.group[a]].f == form::point ? std::string("its point read")
+                                                                         : "pass " + std::to_string(pass_number(pl.group[a]));
       std::string why;
       if (pl.unfused) why = "unfused: every node is its own pass";
       else if (f.nodes[a].scalar) why = "it needs the scalar " + ref(a) + ", known only after " + pass;
@@ -133,13 +141,7 @@ template <class Forest, class... Roots> bool forest_identities_agree(const Roots
   [&]<std::size_t... R>(std::index_sequence<R...>) {
     (collect_nodes<Forest::desc.roots[R] + 1 - subtree_size<Roots>>(roots, ptrs), ...);
   }(std::index_sequence_for<Roots...>{});
-  bool ok = true;
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((ok = ok && (Forest::desc.nodes[I].kind == node_kind::leaf ||
-                  std::get<I>(ptrs)->id == std::get<Forest::desc.type_canon[I]>(ptrs)->id)),
-     ...);
-  }(std::make_index_sequence<Forest::size>{});
-  return ok;
+  return same_typed_nodes_are_shared<Forest>(ptrs);
 }
 
 template <bool Unfused, class... Roots> std::string explain_roots(const char* backend, const Roots&... roots) {

@@ -4,6 +4,7 @@
 // op must be associative and commutative; indices outside the bins are ignored.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "detail/expr.hpp"
 #include "ir/hist.hpp"
@@ -30,7 +31,9 @@ template <class B, class Op, class NE, class Is, class Vs>
 auto genhist(B num_bins, Op op, NE ne, const Is& is, const Vs& vs) {
   using T = detail::acc_t<NE, detail::value_of<Vs>>;
   if constexpr (detail::check_hist<T, Op, Is, Vs>()) {
-    if (num_bins < 0) detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is negative");
+    if (!std::in_range<index_t>(num_bins))
+      detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) +
+                   (num_bins < 0 ? " is negative" : " is too large"));
     auto in = detail::as_node(is);
     auto vals = detail::as_node(vs);
     detail::check_lengths("rune::genhist", "is", detail::known_length(in), "vs", detail::known_length(vals));
@@ -39,6 +42,14 @@ auto genhist(B num_bins, Op op, NE ne, const Is& is, const Vs& vs) {
   } else {
     return detail::invalid_expr{};
   }
+}
+
+// A first argument that is neither a bin count nor an array, e.g. genhist(10.0, ...).
+template <class B, class Op, class NE, class Is, class Vs>
+  requires(!std::is_integral_v<B> && !detail::is_expr<B>)
+auto genhist(B, Op, NE, const Is&, const Vs&) {
+  static_assert(std::is_integral_v<B>, "rune::genhist: the first argument must be an integer bin count or a destination array");
+  return detail::invalid_expr{};
 }
 
 // The same, accumulating into dest. An rvalue dest (std::move(d), a temporary) is updated in

@@ -2,9 +2,9 @@
 // scan_indexed(...): out[i] = the scan of f(0..i) with op/ne, inclusive, exclusive or
 // restarting every `seg` elements.
 //
-// STOPGAP (issue 4): this runs cub::DeviceScan over a transform iterator and stores the
-// scanned values, so a maposcanomap costs two passes on the GPU (this scan, then the sinks)
-// instead of one. explain() says so. The single-pass decoupled look-back kernel replaces it.
+// STOPGAP (issue 4): used only for a maposcanomap whose g carries reductions, which the
+// single-pass kernel (scan_single_pass.cuh) does not do yet. It runs cub::DeviceScan over a
+// transform iterator and stores the scanned values: two passes. explain() says so.
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>

@@ -18,7 +18,8 @@ void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const
   const index_t tiles = (n + tile - 1) / tile;
   // At least 8 bytes a value: packed tile words are 8 bytes (scan_agent.cuh).
   const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
-  const tile_state_lease st = tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes);
+  const tile_state_lease st = tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes,
+                                                                scan_agent<Policy, T, Op, F, G>::packed);
   scan_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f,
                                                                                          g, st);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");

@@ -30,8 +30,9 @@ struct tile_state_lease {
 
 class tile_state_pool {
  public:
-  // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`.
-  tile_state_lease lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
+  // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `packed`
+  // says the launch keeps status and value in one word (scan_agent.cuh).
+  tile_state_lease lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, bool packed) {
     std::lock_guard<std::mutex> lock(mutex_);
     int dev = 0;
     RUNE_CUDA_CHECK(cudaGetDevice(&dev));
@@ -46,7 +47,11 @@ class tile_state_pool {
       // Packed words carry their status: clear them too, so no stale word matches an epoch.
       RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
       e.epoch = 0;
+    } else if (packed != e.packed) {
+      // Words left by the other layout could read as a current packed word: clear them.
+      RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
     }
+    e.packed = packed;
     ++e.epoch;
     unsigned* words = static_cast<unsigned*>(e.words.get());
     return {words, words + 1, e.values.get(), e.epoch};
@@ -62,6 +67,7 @@ class tile_state_pool {
     std::size_t tiles = 0, value_bytes = 0;
     std::shared_ptr<void> words, values;
     unsigned epoch = 0;
+    bool packed = false;
   };
   std::mutex mutex_;
   std::map<std::pair<int, cudaStream_t>, entry> entries_;

@@ -43,14 +43,16 @@ template <int N> struct plan_desc {
   int passes = 0;
 };
 
-struct atom_list {
+// The barriers a sink's inputs read (canonical positions), each marked hard when it must be
+// complete before the sink's pass starts (a destination). At most one per position.
+template <int N> struct atom_list {
   int n = 0;
-  int pos[64]{};
-  bool hard[64]{};
+  int pos[N > 0 ? N : 1]{};
+  bool hard[N > 0 ? N : 1]{};
 };
 
 template <int N, int R>
-constexpr void collect_atoms(const forest_desc<N, R>& f, const plan_desc<N>& pl, int p, bool hard, atom_list& out) {
+constexpr void collect_atoms(const forest_desc<N, R>& f, const plan_desc<N>& pl, int p, bool hard, atom_list<N>& out) {
   const node_desc& d = f.nodes[p];
   for (int k = 0; k < d.nchildren; ++k) {
     const int c = f.child(p, k);
@@ -60,7 +62,7 @@ constexpr void collect_atoms(const forest_desc<N, R>& f, const plan_desc<N>& pl,
       bool seen = false;
       for (int j = 0; j < out.n; ++j)
         if (out.pos[j] == a) { out.hard[j] = out.hard[j] || h; seen = true; }
-      if (!seen && out.n < 64) { out.pos[out.n] = a; out.hard[out.n] = h; ++out.n; }
+      if (!seen) { out.pos[out.n] = a; out.hard[out.n] = h; ++out.n; }
     } else {
       collect_atoms(f, pl, c, h, out);
     }
@@ -99,7 +101,7 @@ template <int N, int R> constexpr plan_desc<N> make_plan(const forest_desc<N, R>
     if (!sink) continue;
     const sink_role role = role_of(d);
     pl.role[p] = role;
-    atom_list atoms{};
+    atom_list<N> atoms{};
     collect_atoms(f, pl, p, false, atoms);
 
     if (!unfused && may_join_scan_pass(role)) {
@@ -115,6 +117,9 @@ template <int N, int R> constexpr plan_desc<N> make_plan(const forest_desc<N, R>
         pl.group[p] = pl.group[s];
         pl.level[p] = pl.level[s];
         pl.in_pass[p] = true;
+        // Other scans it reads come from earlier passes, which must store them.
+        for (int j = 0; j < atoms.n; ++j)
+          if (atoms.pos[j] != s && pl.role[atoms.pos[j]] == sink_role::scan) pl.stored[atoms.pos[j]] = true;
         continue;
       }
     }

@@ -15,7 +15,7 @@ template <class Op, class T, class Is, class Vs, class Dest> struct hist_node {
   std::uint64_t id;
   Op op;
   T ne;
-  index_t bins;  // number of bins when fresh; the destination's length otherwise (set at force)
+  index_t bins;  // number of bins when fresh; unused with a destination (its length counts)
   Is is;
   Vs vs;
   Dest dest;

@@ -53,6 +53,18 @@ template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, P
   std::get<Start + subtree_size<Node> - 1>(ptrs) = &n;
 }
 
+// Identities of same-typed positions agree, so the typed plan is valid (Note [Identity by
+// type]); leaves of one type are distinct arrays and need not agree.
+template <class Forest, class Ptrs> bool same_typed_nodes_are_shared(const Ptrs& ptrs) {
+  bool ok = true;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((ok = ok && (Forest::desc.nodes[I].kind == node_kind::leaf ||
+                  std::get<I>(ptrs)->id == std::get<Forest::desc.type_canon[I]>(ptrs)->id)),
+     ...);
+  }(std::make_index_sequence<Forest::size>{});
+  return ok;
+}
+
 template <class Plan, int G> struct group_info {
   static constexpr auto& pl = Plan::value;
   static constexpr group_desc desc = pl.groups[G];
@@ -68,8 +80,6 @@ template <class Plan, int G> struct group_info {
     return out;
   }();
 };
-
-inline std::string len_str(index_t n) { return std::to_string(n); }
 
 template <class Forest, class Plan, class Backend> class executor {
   using positions = typename Forest::positions;
@@ -96,16 +106,7 @@ template <class Forest, class Plan, class Backend> class executor {
     }(std::make_index_sequence<N>{});
   }
 
-  // Identities of same-typed positions agree: the typed plan is valid (Note [Identity by type]).
-  bool identities_agree() const {
-    bool ok = true;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((ok = ok && (F.nodes[I].kind == node_kind::leaf ||
-                    std::get<I>(ptrs_)->id == std::get<P.canon[I]>(ptrs_)->id)),
-       ...);
-    }(std::make_index_sequence<N>{});
-    return ok;
-  }
+  bool identities_agree() const { return same_typed_nodes_are_shared<Forest>(ptrs_); }
 
   void run() {
     stage_leaves();
@@ -166,8 +167,8 @@ template <class Forest, class Plan, class Backend> class executor {
       if (lens[k] < 0) continue;
       if (n < 0) { n = lens[k]; first = k; }
       else if (lens[k] != n)
-        fail("rune::map: input " + std::to_string(first + 1) + " has " + len_str(n) + " elements but input " +
-             std::to_string(k + 1) + " has " + len_str(lens[k]));
+        fail("rune::map: input " + std::to_string(first + 1) + " has " + std::to_string(n) + " elements but input " +
+             std::to_string(k + 1) + " has " + std::to_string(lens[k]));
     }
     return n;
   }
@@ -259,7 +260,7 @@ template <class Forest, class Plan, class Backend> class executor {
       const auto& h = node<I>();
       const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
       if (n != nv)
-        fail("rune::genhist: is has " + len_str(n) + " elements but vs has " + len_str(nv));
+        fail("rune::genhist: is has " + std::to_string(n) + " elements but vs has " + std::to_string(nv));
       if constexpr (node_traits<node_t<I>>::has_dest) {
         result<I>() = destination<G, I, child<I, 2>>();
       } else {
@@ -272,7 +273,7 @@ template <class Forest, class Plan, class Backend> class executor {
           h.op, h.ne, ei, ev, n, array_access<T>::data(result<I>()), result<I>().size()};
     } else if constexpr (role == sink_role::scatter) {
       const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
-      if (n != nv) fail("rune::scatter: is has " + len_str(n) + " elements but vs has " + len_str(nv));
+      if (n != nv) fail("rune::scatter: is has " + std::to_string(n) + " elements but vs has " + std::to_string(nv));
       result<I>() = destination<G, I, child<I, 2>>();
       auto ei = as<index_t>(make_eval<G, child<I, 0>>());
       auto ev = as<T>(make_eval<G, child<I, 1>>());
@@ -284,16 +285,12 @@ template <class Forest, class Plan, class Backend> class executor {
       const index_t at = x.last ? n - 1 : x.i;
       if (x.last && n == 0) fail("rune::last(xs): xs is empty");
       if (at < 0 || at >= n)
-        fail("rune::index(xs, i): i = " + len_str(at) + " is outside an array of " + len_str(n) + " elements");
+        fail("rune::index(xs, i): i = " + std::to_string(at) + " is outside an array of " + std::to_string(n) + " elements");
       auto e = make_eval<G, child<I, 0>>();
       return point_sink<T, decltype(e)>{e, at, result<I>().ptr()};
     } else {
       static_assert(role == sink_role::materialize, "rune internal: unexpected sink role");
     }
-  }
-
-  template <int I> void mark_ready() {
-    if constexpr (F.nodes[I].scalar) result<I>().ready = true;
   }
 
   // ---- groups ----------------------------------------------------------------------------
@@ -315,7 +312,6 @@ template <class Forest, class Plan, class Backend> class executor {
         if constexpr (f == form::histomap) be_.run(form_of<histomap_form>(n, sinks));
         else if constexpr (f == form::redomap) be_.run(form_of<redomap_form>(n, sinks));
         else be_.run(form_of<map_acc_form>(n, sinks));
-        (mark_ready<info::members[K]>(), ...);
       }(std::make_index_sequence<info::size>{});
     }
     count_pass();
@@ -324,7 +320,6 @@ template <class Forest, class Plan, class Backend> class executor {
   template <int G, int I> void run_point() {
     auto s = make_sink<G, I>();
     *s.result = be_.read_point(s.e, s.at);
-    mark_ready<I>();
   }
 
   template <int G> void run_scan_group() {
@@ -350,7 +345,6 @@ template <class Forest, class Plan, class Backend> class executor {
                    make_sink<G, info::others[K]>()...);
         else
           run_with(make_sink<G, info::others[K]>()...);
-        (mark_ready<info::others[K]>(), ...);
       }(std::make_index_sequence<info::others_size>{});
     }
   }

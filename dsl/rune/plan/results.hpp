@@ -11,7 +11,6 @@ namespace rune::detail {
 // Storage for one scalar of any trivially copyable type (no default constructor needed).
 template <class T> struct scalar_slot {
   alignas(T) unsigned char bytes[sizeof(T)];
-  bool ready = false;
   T* ptr() { return reinterpret_cast<T*>(bytes); }
   T get() const {
     T t;

@@ -19,8 +19,7 @@ namespace rune::detail::cpu {
 // Does [b, e) contain an index i with i % seg == 0?
 inline bool has_segment_start(index_t b, index_t e, index_t seg) {
   if (seg <= 0 || b >= e) return false;
-  const index_t first = (b + seg - 1) / seg * seg;
-  return first < e;
+  return b % seg == 0 || b / seg != (e - 1) / seg;  // no b + seg: seg may be near INT64_MAX
 }
 
 // Runs the scan over a team of `planned` threads: on_element(t, i, scanned) for every i, on

@@ -105,13 +105,25 @@ class backend {
       count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
       T* vals = static_cast<T*>(scanned.get());
       kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
+      count_pass();  // the stopgap's extra pass (the executor counts the form once)
       run_sinks(f.n, scanned_context<T>{vals}, f.sinks);
     }
   }
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
-    array<T> out = allocate<T>(f.n, kind);  // over-allocated: the length is known only after the pass
-    const index_t kept = kernels::select_indexed(f.n, eval_at<T, E>{f.e}, predicate<P>{f.p}, array_access<T>::data(out), stream_);
-    return array_access<T>::make(array_access<T>::owner(out), kept, location::device);
+    // Over-allocated: the length is known only after the pass. When most of the input was
+    // dropped, the kept elements move to an array of their own size (not counted as a pass:
+    // a copy of the output), so a small result does not pin the input's footprint.
+    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
+    const index_t kept =
+        kernels::select_indexed(f.n, eval_at<T, E>{f.e}, predicate<P>{f.p}, static_cast<T*>(whole.get()), stream_);
+    if (kept * 2 >= f.n) {
+      count_bytes(kind, static_cast<std::size_t>(f.n) * sizeof(T));
+      return array_access<T>::make(std::move(whole), kept, location::device);
+    }
+    array<T> out = allocate<T>(kept, kind);
+    copy(array_access<T>::data(out), static_cast<const T*>(whole.get()), kept);
+    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
+    return out;
   }
 
   void synchronize() { RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }

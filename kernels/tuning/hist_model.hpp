@@ -1,0 +1,237 @@
+#pragma once
+// The multi-histogram degree M and the multi-pass count S of a generalized histogram, for
+// shared and for global memory: the cost model of "Compiling Generalized Histograms for GPU"
+// (Henriksen et al., SC20, section III-C/D, eqs. 1-6), with the constants that reproduce its
+// Table I (KERNELS.md, "The model, with every constant pinned").
+//
+// Inputs: N updates, H bins, race factor RF (H consecutive updates touch H/RF distinct bins),
+// the bin's value size sizeof(β), the atomic class (HDW hardware atomic, CAS compare-and-swap
+// loop, XCG a lock per bin), and the device: L shared memory per block, L2 bytes, T_hw
+// concurrent threads, B threads per block, line the L2 line size the model assumes.
+//
+//   T = min(T_hw, N)                                           threads actually used
+//   el = sizeof(β) (+ 4 for XCG: the lock lives beside the bin in shared memory)
+//
+// Shared memory (eqs. 1-3): the largest M whose sub-histograms fit in L, multi-pass if H does not
+//   blocks = ⌈T / B⌉
+//   m'     = min(L / el, ⌈N / blocks⌉) / H                     no more copies than updates per block
+//   M      = max(1, min(⌊m'⌋, B))          C = ⌈B / M⌉
+//   len    = ⌊L / (el · M)⌋                S = ⌈H / len⌉      H_chk = ⌈H / S⌉
+//
+// Global memory (eqs. 4-6): fit M sub-histograms into a fraction f_L2 of L2, where sparse
+// updates (RF > 1) expand the L2 that is effectively available
+//   el_avg = sizeof(β) for HDW/CAS, (sizeof(β) + 4) / 2 for XCG   (locks in a separate array)
+//   RACE   = max(1, k_RF · RF / (line / el_avg))
+//   C_max  = min(T, H / k_min)             M_min = max(1, ⌈T / C_max⌉)
+//   S      = ⌈M_min · H · el_avg / (f_L2 · L2 · RACE)⌉         H_chk = ⌈H / S⌉
+//   k_max  = min(f_L2 · L2 · RACE / el, N) / T                 histogram elements per thread in L2
+//   C      = min(T, u · H_chk / k_max)     M = max(1, ⌊T / C⌋)   u = 2 (HDW), 1 (CAS, XCG)
+//
+// Which one runs (section V-A): shared memory when its S ≤ 3 (HDW), 4 (CAS), 6 (XCG).
+//
+// Note [Reading eq. 4]
+// The paper prints RACE = max(1, k_RF·RF / min(1, line ÷ el_avg)), whose min(1, ...) is 1 for
+// every element smaller than a line and would make the text's argument ("divide RF by
+// line ÷ el_avg to match the cache behaviour of uniform indices") void: read literally it gives
+// RACE = 47.25 and M = 1108 for HDW, RF = 63, H = 12K, where Table I has 69. Dividing by
+// line / el_avg, with line = 64 bytes, is the reading that reproduces Table I (the RF = 63
+// rows); `line` is therefore a model constant calibrated on the paper's data, not the
+// hardware's 128-byte L2 line (32-byte sectors), and the H100 row keeps it.
+//
+// Note [XCG element sizes]
+// Table I's XCG operator is argmax over (int, int) pairs: sizeof(β) = 8. Shared memory keeps the
+// lock next to the bin, el = 12 (so L/el = 4096 and M = ⌊4096/31⌋ = 132 at H = 31); global
+// memory keeps locks in their own array, el_avg = (8 + 4)/2 = 6 (layout 2 of section III-D),
+// while k_max still divides by the whole 12 bytes one bin costs.
+//
+// Note [Guards beyond the paper]
+// Three cases the paper leaves implicit, none reached by Table I: (1) global M is capped at T:
+// C < 1 (when u·H_chk < k_max, e.g. H = 1) would mean more sub-histograms than threads, which
+// nothing can use; (2) shared memory is ruled out when one bin does not fit in L (el > L),
+// where S ≤ 3 could otherwise pick it for tiny H; (3) the paper's len = L/(el·M) is a real
+// number, and H_chk = ⌈H/S⌉ can then exceed it by one bin (el = 7: len = 7021.7, H = 14043
+// gives S = 2, H_chk = 7022, 49154 bytes in a 49152-byte L), so len is rounded down to whole
+// bins. In Table I, L/el is a whole number (el = 4, 12) and nothing changes.
+//
+// Note [Device rows]
+// rtx2080ti: the paper's section V (L = 48 KiB, L2 = 5.5 MiB, T_hw = 69632 = 68 SMs × 1024,
+// B = 1024). h100 (H100 SXM5): L = 227 KiB, the opt-in dynamic shared memory per block of
+// compute capability 9.0 (CUDA programming guide, "Technical Specifications per Compute
+// Capability"; cudaDevAttrMaxSharedMemoryPerBlockOptin = 232448) — KERNELS.md asks for the
+// opt-in size, not 48 KiB; L2 = 50 MiB (NVIDIA H100 Tensor Core GPU Architecture whitepaper;
+// cudaDevAttrL2CacheSize = 52428800); T_hw = 132 SMs × 2048 threads per SM (the whitepaper's
+// SM count for SXM5, the programming guide's thread limit for 9.0) = 270336; B = 1024. The
+// paper assumes one block of B threads fills an SM (its footnote 7); on the H100 two blocks of
+// 1024 fit, so L per block is an upper bound until the kernels are tuned (issue 5, item 4).
+// `rune-plan hist --device current` on the H100 80GB HBM3 here read the same four numbers off
+// cudaGetDeviceProperties (232448, 52428800, 132 × 2048, 1024) and printed the same M and S.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+namespace rune::kernels::tuning {
+
+enum class atomic_class { hdw, cas, xcg };
+
+constexpr std::string_view name_of(atomic_class c) {
+  switch (c) {
+    case atomic_class::hdw: return "hdw";
+    case atomic_class::cas: return "cas";
+    case atomic_class::xcg: return "xcg";
+  }
+  return "?";
+}
+
+constexpr std::optional<atomic_class> find_atomic_class(std::string_view name) {
+  for (atomic_class c : {atomic_class::hdw, atomic_class::cas, atomic_class::xcg})
+    if (name_of(c) == name) return c;
+  return std::nullopt;
+}
+
+struct hist_device {
+  std::string_view name;
+  double shared_bytes;     // L: shared memory one block may use
+  double l2_bytes;         // L2
+  std::int64_t hw_threads; // T_hw: concurrently resident threads
+  std::int64_t block;      // B: threads per block
+  double l2_line_bytes;    // line (Note [Reading eq. 4])
+};
+
+inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024 * 1024, 69632, 1024, 64};
+inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64};
+inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
+
+constexpr std::optional<hist_device> find_hist_device(std::string_view name) {
+  for (const hist_device& d : hist_devices)
+    if (d.name == name) return d;
+  return std::nullopt;
+}
+
+// The model's own constants, chosen experimentally by the paper; a struct so tuning can swap them.
+struct hist_constants {
+  double k_rf = 0.75;       // eq. 4: weight of the race factor
+  double f_l2 = 0.4;        // fraction of L2 given to sub-histograms
+  double k_min = 2;         // eq. 5: at least this many bins per cooperating thread
+  double u_hdw = 2;         // eq. 6: hardware atomics tolerate more contention (smaller M)
+  double u_other = 1;       // eq. 6: CAS and XCG
+  std::int64_t lock_bytes = 4;  // XCG's lock per bin
+  // Section V-A: compute in shared memory when its S is at most this, per class.
+  std::int64_t max_shared_passes_hdw = 3, max_shared_passes_cas = 4, max_shared_passes_xcg = 6;
+};
+
+struct hist_problem {
+  std::int64_t n;           // N: updates
+  std::int64_t bins;        // H
+  double race_factor;       // RF ≥ 1
+  std::int64_t elem_bytes;  // sizeof(β)
+  atomic_class cls;
+};
+
+struct hist_choice {
+  std::int64_t M;      // sub-histograms (per block in shared memory, in all in global memory)
+  std::int64_t S;      // passes over the input
+  std::int64_t H_chk;  // bins per pass
+  double C;           // threads cooperating on one sub-histogram (eq. 6 leaves it fractional)
+};
+
+enum class hist_memory { shared, global };
+
+struct hist_plan {
+  hist_choice shared;
+  bool shared_fits;  // one bin fits in L (Note [Guards beyond the paper])
+  hist_choice global;
+  hist_memory run;
+};
+
+namespace detail {
+// ⌈x⌉ and ⌊x⌋ for x ≥ 0, usable in constant expressions (std::ceil is not constexpr in C++20).
+// Saturated at 2^62 so that an extreme input cannot overflow the conversion.
+inline constexpr double saturation = 4611686018427387904.0;  // 2^62
+constexpr std::int64_t floor_nonneg(double x) { return static_cast<std::int64_t>(std::min(x, saturation)); }
+constexpr std::int64_t ceil_nonneg(double x) {
+  const std::int64_t i = floor_nonneg(x);
+  return static_cast<double>(i) < x && x < saturation ? i + 1 : i;
+}
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+constexpr void check(const hist_problem& p, const hist_device& d) {
+  if (p.n < 1) throw std::invalid_argument("rune histogram model: N must be at least 1");
+  if (p.bins < 1) throw std::invalid_argument("rune histogram model: H must be at least 1");
+  if (!(p.race_factor >= 1 && p.race_factor <= 1e12))
+    throw std::invalid_argument("rune histogram model: RF must be between 1 and 1e12");
+  if (p.elem_bytes < 1) throw std::invalid_argument("rune histogram model: the element size must be at least 1 byte");
+  if (d.hw_threads < 1 || d.block < 1 || !(d.shared_bytes > 0) || !(d.l2_bytes > 0) || !(d.l2_line_bytes > 0))
+    throw std::invalid_argument("rune histogram model: device parameters must be positive");
+}
+
+constexpr std::int64_t threads_used(const hist_problem& p, const hist_device& d) { return std::min(d.hw_threads, p.n); }
+}  // namespace detail
+
+// el: the bytes one bin costs where the bin and its lock live together.
+constexpr std::int64_t hist_bin_bytes(const hist_problem& p, const hist_constants& k = {}) {
+  return p.elem_bytes + (p.cls == atomic_class::xcg ? k.lock_bytes : 0);
+}
+
+// Eqs. 1-3.
+constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device& d, const hist_constants& k = {}) {
+  detail::check(p, d);
+  const double el = static_cast<double>(hist_bin_bytes(p, k));
+  const double H = static_cast<double>(p.bins);
+  const std::int64_t T = detail::threads_used(p, d);
+  const std::int64_t blocks = detail::ceil_div(T, d.block);
+  const double updates_per_block = static_cast<double>(detail::ceil_div(p.n, blocks));
+  const double m_prime = std::min(d.shared_bytes / el, updates_per_block) / H;
+  const std::int64_t M = std::max<std::int64_t>(1, std::min(detail::floor_nonneg(m_prime), d.block));
+  const double C = static_cast<double>(detail::ceil_div(d.block, M));
+  // Whole bins per pass, so that M·H_chk·el ≤ L (Note [Guards beyond the paper], 3); at least
+  // one, so that a bin larger than L still yields a finite S (and shared_fits says no).
+  const double len = std::max(1.0, static_cast<double>(detail::floor_nonneg(d.shared_bytes / (el * static_cast<double>(M)))));
+  const std::int64_t S = detail::ceil_nonneg(H / len);
+  const std::int64_t H_chk = detail::ceil_div(p.bins, S);
+  return {M, S, H_chk, C};
+}
+
+// Eqs. 4-6.
+constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device& d, const hist_constants& k = {}) {
+  detail::check(p, d);
+  const double el = static_cast<double>(hist_bin_bytes(p, k));
+  const double el_avg = p.cls == atomic_class::xcg
+                            ? static_cast<double>(p.elem_bytes + k.lock_bytes) / 2
+                            : static_cast<double>(p.elem_bytes);
+  const double H = static_cast<double>(p.bins);
+  const std::int64_t T = detail::threads_used(p, d);
+  const double Td = static_cast<double>(T);
+  const double race = std::max(1.0, k.k_rf * p.race_factor / (d.l2_line_bytes / el_avg));
+  const double l2_for_hists = k.f_l2 * d.l2_bytes * race;  // the expanded L2 of eq. 5's denominator
+  const double C_max = std::min(Td, H / k.k_min);
+  const std::int64_t M_min = std::max<std::int64_t>(1, detail::ceil_nonneg(Td / C_max));
+  const std::int64_t S = std::max<std::int64_t>(1, detail::ceil_nonneg(static_cast<double>(M_min) * H * el_avg / l2_for_hists));
+  const std::int64_t H_chk = detail::ceil_div(p.bins, S);
+  const double k_max = std::min(l2_for_hists / el, static_cast<double>(p.n)) / Td;
+  const double u = p.cls == atomic_class::hdw ? k.u_hdw : k.u_other;
+  const double C = std::min(Td, u * static_cast<double>(H_chk) / k_max);
+  const std::int64_t M = std::clamp<std::int64_t>(detail::floor_nonneg(Td / C), 1, T);
+  return {M, S, H_chk, C};
+}
+
+constexpr std::int64_t hist_max_shared_passes(atomic_class c, const hist_constants& k = {}) {
+  switch (c) {
+    case atomic_class::hdw: return k.max_shared_passes_hdw;
+    case atomic_class::cas: return k.max_shared_passes_cas;
+    case atomic_class::xcg: return k.max_shared_passes_xcg;
+  }
+  return 0;
+}
+
+constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, const hist_constants& k = {}) {
+  const hist_choice sh = hist_shared_model(p, d, k);
+  const bool fits = static_cast<double>(hist_bin_bytes(p, k)) <= d.shared_bytes;
+  const hist_choice gl = hist_global_model(p, d, k);
+  const bool use_shared = fits && sh.S <= hist_max_shared_passes(p.cls, k);
+  return {sh, fits, gl, use_shared ? hist_memory::shared : hist_memory::global};
+}
+
+}  // namespace rune::kernels::tuning

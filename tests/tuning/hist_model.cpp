@@ -1,0 +1,201 @@
+// The generalized-histogram M/S model (kernels/tuning/hist_model.hpp) against every entry of
+// Table I of the SC20 paper (RTX 2080 Ti, N = 50·10^6; HDW = 32-bit add, CAS = 24-bit saturated
+// add on int, XCG = argmax on (int, int)), and its properties beyond the table.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include <rune/kernels/tuning/hist_model.hpp>
+
+namespace tuning = rune::kernels::tuning;
+using tuning::atomic_class;
+
+namespace {
+constexpr std::int64_t table_n = 50'000'000;
+constexpr std::int64_t int_bytes = 4;       // HDW and CAS: β = int
+constexpr std::int64_t argmax_bytes = 8;    // XCG: β = (int, int)
+
+struct ms {
+  std::int64_t M, S;
+};
+
+// Table I, top: shared memory. The model does not read RF here, so one row per element size.
+constexpr std::array<std::int64_t, 8> shared_H{31, 127, 505, 2048, 6144, 12288, 24576, 49152};
+constexpr std::array<ms, 8> shared_hdw_cas{{{396, 1}, {96, 1}, {24, 1}, {6, 1}, {2, 1}, {1, 1}, {1, 2}, {1, 4}}};
+constexpr std::array<ms, 8> shared_xcg{{{132, 1}, {32, 1}, {8, 1}, {2, 1}, {1, 2}, {1, 3}, {1, 6}, {1, 12}}};
+
+// Table I, bottom: global memory.
+constexpr std::array<std::int64_t, 7> global_H{12288, 24576, 49152, 196608, 393216, 786432, 1572864};
+struct global_row {
+  atomic_class cls;
+  std::int64_t elem_bytes;
+  double rf;
+  std::array<ms, 7> entries;
+};
+constexpr std::array<global_row, 6> global_rows{{
+    {atomic_class::hdw, int_bytes, 1, {{{23, 1}, {11, 1}, {5, 1}, {1, 1}, {1, 1}, {1, 2}, {1, 3}}}},
+    {atomic_class::hdw, int_bytes, 63, {{{69, 1}, {34, 1}, {17, 1}, {4, 1}, {2, 1}, {1, 1}, {1, 1}}}},
+    {atomic_class::cas, int_bytes, 1, {{{46, 1}, {23, 1}, {11, 1}, {2, 1}, {1, 1}, {1, 2}, {1, 3}}}},
+    {atomic_class::cas, int_bytes, 63, {{{138, 1}, {69, 1}, {34, 1}, {8, 1}, {4, 1}, {2, 1}, {1, 1}}}},
+    {atomic_class::xcg, argmax_bytes, 1, {{{15, 1}, {7, 1}, {3, 1}, {1, 1}, {1, 2}, {1, 3}, {1, 5}}}},
+    {atomic_class::xcg, argmax_bytes, 63, {{{69, 1}, {34, 1}, {17, 1}, {4, 1}, {2, 1}, {1, 1}, {1, 1}}}},
+}};
+
+tuning::hist_problem problem(std::int64_t H, double rf, atomic_class c, std::int64_t elem_bytes,
+                             std::int64_t n = table_n) {
+  return {n, H, rf, elem_bytes, c};
+}
+}  // namespace
+
+TEST_SUITE("tuning") {
+  TEST_CASE("hist model: Table I, shared memory (HDW, CAS and XCG, RF 1 and 63)") {
+    for (std::size_t i = 0; i < shared_H.size(); ++i) {
+      for (double rf : {1.0, 63.0}) {
+        CAPTURE(shared_H[i]);
+        CAPTURE(rf);
+        for (atomic_class c : {atomic_class::hdw, atomic_class::cas}) {
+          const auto got = tuning::hist_shared_model(problem(shared_H[i], rf, c, int_bytes), tuning::hist_rtx2080ti);
+          CHECK(got.M == shared_hdw_cas[i].M);
+          CHECK(got.S == shared_hdw_cas[i].S);
+        }
+        const auto got =
+            tuning::hist_shared_model(problem(shared_H[i], rf, atomic_class::xcg, argmax_bytes), tuning::hist_rtx2080ti);
+        CHECK(got.M == shared_xcg[i].M);
+        CHECK(got.S == shared_xcg[i].S);
+      }
+    }
+  }
+
+  TEST_CASE("hist model: Table I, global memory (every class and RF)") {
+    for (const global_row& row : global_rows) {
+      for (std::size_t i = 0; i < global_H.size(); ++i) {
+        CAPTURE(tuning::name_of(row.cls));
+        CAPTURE(row.rf);
+        CAPTURE(global_H[i]);
+        const auto got =
+            tuning::hist_global_model(problem(global_H[i], row.rf, row.cls, row.elem_bytes), tuning::hist_rtx2080ti);
+        CHECK(got.M == row.entries[i].M);
+        CHECK(got.S == row.entries[i].S);
+      }
+    }
+  }
+
+  TEST_CASE("hist model: usable in constant expressions") {
+    constexpr auto p = tuning::hist_model({table_n, 31, 1, 4, atomic_class::hdw}, tuning::hist_rtx2080ti);
+    static_assert(p.shared.M == 396 && p.shared.S == 1 && p.run == tuning::hist_memory::shared);
+    constexpr auto g = tuning::hist_global_model({table_n, 1572864, 1, 8, atomic_class::xcg}, tuning::hist_rtx2080ti);
+    static_assert(g.M == 1 && g.S == 5);
+    CHECK(p.shared.H_chk == 31);
+    CHECK(g.H_chk == (1572864 + 4) / 5);
+  }
+
+  TEST_CASE("hist model: the switch between shared and global memory (S <= 3/4/6 for HDW/CAS/XCG)") {
+    const auto& d = tuning::hist_rtx2080ti;
+    // HDW at 48K bins needs S = 4 in shared memory: global.
+    CHECK(tuning::hist_model(problem(49152, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(24576, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
+    // CAS at 48K: S = 4, shared (the paper's example of the rule mapping it to shared memory).
+    CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::global);
+    // XCG at 24K: S = 6, shared; at 48K: S = 12, global.
+    CHECK(tuning::hist_model(problem(24576, 1, atomic_class::xcg, argmax_bytes), d).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(problem(49152, 1, atomic_class::xcg, argmax_bytes), d).run == tuning::hist_memory::global);
+    // A bin larger than shared memory never runs there, however few bins.
+    const auto huge = tuning::hist_model(problem(1, 1, atomic_class::xcg, 64 * 1024), d);
+    CHECK_FALSE(huge.shared_fits);
+    CHECK(huge.run == tuning::hist_memory::global);
+  }
+
+  TEST_CASE("hist model: properties on both devices") {
+    for (const tuning::hist_device& d : tuning::hist_devices) {
+      for (atomic_class c : {atomic_class::hdw, atomic_class::cas, atomic_class::xcg}) {
+        for (std::int64_t H : std::array<std::int64_t, 7>{1, 2, 31, 1000, 65536, 1 << 20, 100'000'000}) {
+          for (std::int64_t n : std::array<std::int64_t, 4>{1, 1000, table_n, std::int64_t(1) << 40}) {
+            for (double rf : {1.0, 7.5, 63.0}) {
+              CAPTURE(d.name);
+              CAPTURE(tuning::name_of(c));
+              CAPTURE(H);
+              CAPTURE(n);
+              CAPTURE(rf);
+              for (std::int64_t bytes : std::array<std::int64_t, 5>{1, 4, 7, 8, 12}) {
+              CAPTURE(bytes);
+              const auto p = tuning::hist_model(problem(H, rf, c, bytes, n), d);
+              const std::int64_t T = std::min(d.hw_threads, n);
+              // Shared: 1 ≤ M ≤ B; the chunk of each pass fits L with all M copies; the passes cover H.
+              CHECK(p.shared_fits);
+              CHECK(p.shared.M >= 1);
+              CHECK(p.shared.M <= d.block);
+              CHECK(p.shared.S >= 1);
+              CHECK(p.shared.S * p.shared.H_chk >= H);
+              CHECK(static_cast<double>(p.shared.M * p.shared.H_chk * tuning::hist_bin_bytes(problem(H, rf, c, bytes))) <=
+                    d.shared_bytes);
+              // Global: 1 ≤ M ≤ T; the passes cover H.
+              CHECK(p.global.M >= 1);
+              CHECK(p.global.M <= T);
+              CHECK(p.global.S >= 1);
+              CHECK(p.global.S * p.global.H_chk >= H);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  TEST_CASE("hist model: sparser updates never get fewer sub-histograms or more passes in global memory") {
+    for (const tuning::hist_device& d : tuning::hist_devices) {
+      for (atomic_class c : {atomic_class::hdw, atomic_class::cas, atomic_class::xcg}) {
+        for (std::int64_t H : global_H) {
+          CAPTURE(d.name);
+          CAPTURE(tuning::name_of(c));
+          CAPTURE(H);
+          const std::int64_t bytes = c == atomic_class::xcg ? argmax_bytes : int_bytes;
+          const auto dense = tuning::hist_global_model(problem(H, 1, c, bytes), d);
+          const auto sparse = tuning::hist_global_model(problem(H, 63, c, bytes), d);
+          // RACE grows with RF: fewer passes, and with as many passes, at least as many copies.
+          CHECK(sparse.S <= dense.S);
+          if (sparse.S == dense.S) CHECK(sparse.M >= dense.M);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("hist model: a pass holds whole bins (Note [Guards beyond the paper], 3)") {
+    // el = 7: L/el = 7021.7 bins. The paper's real-valued len would give S = 2 and 7022-bin
+    // chunks, 49154 bytes in 49152; whole bins give S = 3.
+    const auto got = tuning::hist_shared_model(problem(14043, 1, atomic_class::hdw, 7), tuning::hist_rtx2080ti);
+    CHECK(got.M == 1);
+    CHECK(got.S == 3);
+    CHECK(got.H_chk == 4681);
+  }
+
+  TEST_CASE("hist model: the H100 row and the device table") {
+    CHECK(tuning::hist_h100.shared_bytes == 232448.0);
+    CHECK(tuning::hist_h100.l2_bytes == 52428800.0);
+    CHECK(tuning::hist_h100.hw_threads == 270336);
+    CHECK(tuning::hist_h100.block == 1024);
+    REQUIRE(tuning::find_hist_device("rtx2080ti").has_value());
+    CHECK(tuning::find_hist_device("rtx2080ti")->hw_threads == 69632);
+    CHECK_FALSE(tuning::find_hist_device("gtx780ti").has_value());
+    REQUIRE(tuning::find_atomic_class("cas").has_value());
+    CHECK(*tuning::find_atomic_class("cas") == atomic_class::cas);
+    CHECK_FALSE(tuning::find_atomic_class("lock").has_value());
+    // More shared memory: at least as many copies as on the 2080 Ti, never more passes.
+    for (std::int64_t H : shared_H) {
+      CAPTURE(H);
+      const auto turing = tuning::hist_shared_model(problem(H, 1, atomic_class::hdw, int_bytes), tuning::hist_rtx2080ti);
+      const auto hopper = tuning::hist_shared_model(problem(H, 1, atomic_class::hdw, int_bytes), tuning::hist_h100);
+      CHECK(hopper.S <= turing.S);
+    }
+  }
+
+  TEST_CASE("hist model: bad problems are usage errors") {
+    const auto& d = tuning::hist_rtx2080ti;
+    CHECK_THROWS_AS(tuning::hist_model(problem(0, 1, atomic_class::hdw, 4), d), std::invalid_argument);
+    CHECK_THROWS_AS(tuning::hist_model(problem(10, 0.5, atomic_class::hdw, 4), d), std::invalid_argument);
+    CHECK_THROWS_AS(tuning::hist_model(problem(10, 1, atomic_class::hdw, 0), d), std::invalid_argument);
+    CHECK_THROWS_AS(tuning::hist_model(problem(10, 1, atomic_class::hdw, 4, 0), d), std::invalid_argument);
+  }
+}
