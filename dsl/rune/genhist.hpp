@@ -31,9 +31,10 @@ template <class B, class Op, class NE, class Is, class Vs>
 auto genhist(B num_bins, Op op, NE ne, const Is& is, const Vs& vs) {
   using T = detail::acc_t<NE, detail::value_of<Vs>>;
   if constexpr (detail::check_hist<T, Op, Is, Vs>()) {
+    if (std::cmp_less(num_bins, 0))
+      detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is negative");
     if (!std::in_range<index_t>(num_bins))
-      detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) +
-                   (num_bins < 0 ? " is negative" : " is too large"));
+      detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is too large");
     auto in = detail::as_node(is);
     auto vals = detail::as_node(vs);
     detail::check_lengths("rune::genhist", "is", detail::known_length(in), "vs", detail::known_length(vals));
