@@ -92,7 +92,8 @@ struct argmax_op {
   }
 };
 
-// The same in 8 bytes (a histogram of it can use a compare-and-swap on the CPU).
+// The same in 8 bytes: a 64-bit compare-and-swap on the GPU (CAS class); on the CPU its
+// 4-byte alignment is below what std::atomic_ref needs for 8 bytes, so it takes a bin lock.
 struct argmax32 {
   std::int32_t index, value;
   friend bool operator==(const argmax32&, const argmax32&) = default;
