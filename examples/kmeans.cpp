@@ -1,0 +1,198 @@
+// k-means clustering (the genhist paper, section V-D): n points in d dimensions, k clusters,
+// a fixed number of iterations from fixed initial centroids (the first k points). One iteration:
+//   1. assignment: every point's nearest centroid, a map over iota(n) that gathers the point
+//      and the centroids through array::view() handles (one pass, storing n cluster indices);
+//   2. the new centroids' sums and sizes, as the paper writes them: two histograms with the
+//      cluster as bin. The points are n * d floats, so the sums are a histogram over k * d
+//      bins of n * d elements (element e = point e / d, coordinate e % d goes to bin
+//      cluster * d + e % d); the sizes are a histogram over k bins of the same n * d elements
+//      (only coordinate 0 of each point counts, the others go to bin -1, which genhist
+//      ignores). Both read iota(n * d): one histomap pass, fused horizontally;
+//   3. the division, a map over the k * d sums (a cluster that lost all its points keeps its
+//      centroid).
+// The paper's sums histogram has k bins of d-wide vectors (vector addition as the operator);
+// here it is flattened to k * d scalar bins, which rune's genhist takes as is. Unfused, every
+// map and both histograms are passes of their own, with their results stored.
+//
+//   ./kmeans [--n 100000] [--d 256] [--k 5] [--iters 10] [--runs 5]   (the paper: n = 100000,
+//            d = 256, k = 1024 and k = 5)
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rune/rune.hpp>
+
+#include "example_harness.hpp"
+
+struct sizes {
+  rune::index_t n, d, k;
+};
+
+// One iteration: the new centroids (k * d floats) from the points (n * d) and the centroids.
+// `plan` (if given) receives explain() of the three forces.
+static rune::array<float> kmeans_step(const rune::array<float>& points, const rune::array<float>& centroids, sizes s,
+                                      bool unfused, std::string* plan = nullptr) {
+  const rune::index_t d = s.d, k = s.k;
+  const auto pv = points.view();
+  const auto cv = centroids.view();
+
+  // 1. The nearest centroid of every point (the first one on ties).
+  auto nearest = rune::map(
+      [=] RUNE_FN (rune::index_t i) -> std::int32_t {
+        std::int32_t best = 0;
+        float best_dist = 0;
+        for (rune::index_t c = 0; c < k; ++c) {
+          float dist = 0;
+          for (rune::index_t j = 0; j < d; ++j) {
+            const float diff = pv[i * d + j] - cv[c * d + j];
+            dist += diff * diff;
+          }
+          if (c == 0 || dist < best_dist) {
+            best_dist = dist;
+            best = static_cast<std::int32_t>(c);
+          }
+        }
+        return best;
+      },
+      rune::iota(s.n));
+  static_assert(rune::plan_of<decltype(nearest)>::passes == 1, "a map over iota: one pass");
+  const rune::array<std::int32_t> membership = unfused ? rune::force(nearest, rune::unfused) : rune::force(nearest);
+  const auto mv = membership.view();
+
+  // 2. Sums over k * d bins and sizes over k bins, both over the n * d coordinates.
+  auto coords = rune::iota(s.n * d);
+  auto sum_bin = rune::map([=] RUNE_FN (rune::index_t e) -> rune::index_t { return mv[e / d] * d + e % d; }, coords);
+  auto coord = rune::map([=] RUNE_FN (rune::index_t e) -> float { return pv[e]; }, coords);
+  auto size_bin = rune::map([=] RUNE_FN (rune::index_t e) -> rune::index_t { return e % d == 0 ? mv[e / d] : -1; }, coords);
+  auto sums = rune::genhist(k * d, rune::plus{}, 0.0f, sum_bin, coord);
+  auto counts = rune::genhist(k, rune::plus{}, std::int32_t{0}, size_bin, rune::replicate(s.n * d, std::int32_t{1}));
+  static_assert(rune::plan_of<decltype(sums), decltype(counts)>::passes == 1,
+                "two histograms of the same iota: one histomap pass, fused horizontally");
+  const auto [sum_arr, count_arr] = unfused ? rune::force(sums, counts, rune::unfused) : rune::force(sums, counts);
+  const auto count_v = count_arr.view();
+
+  // 3. The means; an empty cluster keeps its centroid.
+  auto means = rune::map(
+      [=] RUNE_FN (float sum, rune::index_t b) -> float {
+        const std::int32_t size = count_v[b / d];
+        return size > 0 ? sum / static_cast<float>(size) : cv[b];
+      },
+      sum_arr, rune::iota(k * d));
+  static_assert(rune::plan_of<decltype(means)>::passes == 1, "a map: one pass");
+  if (plan != nullptr) *plan = rune::explain(nearest) + rune::explain(sums, counts) + rune::explain(means);
+  return unfused ? rune::force(means, rune::unfused) : rune::force(means);
+}
+
+// The same algorithm, sequentially.
+static std::vector<float> kmeans_reference(const std::vector<float>& points, std::vector<float> centroids, sizes s,
+                                           int iters) {
+  const auto n = static_cast<std::size_t>(s.n), d = static_cast<std::size_t>(s.d), k = static_cast<std::size_t>(s.k);
+  std::vector<std::int32_t> membership(n);
+  for (int it = 0; it < iters; ++it) {
+    for (std::size_t i = 0; i < n; ++i) {
+      float best_dist = 0;
+      for (std::size_t c = 0; c < k; ++c) {
+        float dist = 0;
+        for (std::size_t j = 0; j < d; ++j) {
+          const float diff = points[i * d + j] - centroids[c * d + j];
+          dist += diff * diff;
+        }
+        if (c == 0 || dist < best_dist) {
+          best_dist = dist;
+          membership[i] = static_cast<std::int32_t>(c);
+        }
+      }
+    }
+    std::vector<double> sums(k * d, 0.0);
+    std::vector<std::int64_t> counts(k, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto c = static_cast<std::size_t>(membership[i]);
+      ++counts[c];
+      for (std::size_t j = 0; j < d; ++j) sums[c * d + j] += points[i * d + j];
+    }
+    for (std::size_t c = 0; c < k; ++c)
+      if (counts[c] > 0)
+        for (std::size_t j = 0; j < d; ++j)
+          centroids[c * d + j] = static_cast<float>(sums[c * d + j] / static_cast<double>(counts[c]));
+  }
+  return centroids;
+}
+
+static void check(const char* what, const std::vector<float>& got, const std::vector<float>& want, rune::index_t d) {
+  for (std::size_t b = 0; b < want.size(); ++b)
+    if (!(std::fabs(got[b] - want[b]) <= 1e-3f * (1.0f + std::fabs(want[b]))))
+      example::mismatch("kmeans", std::string(what) + ": centroid " + std::to_string(b / static_cast<std::size_t>(d)) +
+                                      ", coordinate " + std::to_string(b % static_cast<std::size_t>(d)) + " is " +
+                                      std::to_string(got[b]) + ", the reference " + std::to_string(want[b]));
+}
+
+int main(int argc, char** argv) {
+  // --d, --k and --iters are this example's own; the rest goes to the shared parser.
+  long long d = 256, k = 5, iters = 10;
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    long long* own = std::strcmp(argv[i], "--d") == 0 ? &d : std::strcmp(argv[i], "--k") == 0 ? &k
+                     : std::strcmp(argv[i], "--iters") == 0 ? &iters : nullptr;
+    if (own != nullptr && i + 1 < argc) {
+      char* end = nullptr;
+      *own = std::strtoll(argv[++i], &end, 10);
+      if (*end != '\0' || *own < 1) example::usage(argv[0], "--d, --k and --iters want positive integers");
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  const example::options opt = example::parse_options(static_cast<int>(rest.size()), rest.data(), 100'000);
+  if (opt.n < k) example::usage(argv[0], "--n must be at least --k");
+  const sizes s{opt.n, d, k};
+  const auto n = static_cast<std::size_t>(opt.n);
+
+  // Points around k well-separated centres; point i belongs to centre i % k, so the first k
+  // points, the initial centroids, lie in different clusters.
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<float> centre(-10.0f, 10.0f);
+  std::normal_distribution<float> noise(0.0f, 1.0f);
+  std::vector<float> centres(static_cast<std::size_t>(k * d));
+  for (float& c : centres) c = centre(rng);
+  std::vector<float> host_points(n * static_cast<std::size_t>(d));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < static_cast<std::size_t>(d); ++j)
+      host_points[i * d + j] = centres[(i % k) * d + j] + noise(rng);
+  const std::vector<float> initial(host_points.begin(), host_points.begin() + k * d);
+  const std::vector<float> reference = kmeans_reference(host_points, initial, s, static_cast<int>(iters));
+
+  const rune::array<float> points = rune::to_array(host_points);
+  const rune::array<float> start = rune::to_array(initial);
+  std::string plan;
+  rune::array<float> fused, unfused;
+  const double fused_ms = example::median_ms(opt.runs, [&] {
+    fused = start;
+    for (long long it = 0; it < iters; ++it) fused = kmeans_step(points, fused, s, false, &plan);
+  });
+  const double unfused_ms = example::median_ms(opt.runs, [&] {
+    unfused = start;
+    for (long long it = 0; it < iters; ++it) unfused = kmeans_step(points, unfused, s, true);
+  });
+  check("fused", fused.to_vector(), reference, d);
+  check("unfused", unfused.to_vector(), reference, d);
+
+  // The passes of one iteration, counted as they run (each force has a plan_of above).
+  rune::reset_counters();
+  kmeans_step(points, start, s, false);
+  const int fused_passes = static_cast<int>(rune::read_counters().passes);
+  rune::reset_counters();
+  kmeans_step(points, start, s, true);
+  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+
+  std::printf("kmeans: n = %zu, d = %lld, k = %lld, %lld iterations: all %lld centroids match the reference\n", n, d, k,
+              iters, k);
+  std::printf("  %lld iterations (passes per iteration):\n", iters);
+  example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
+  std::printf("%s", plan.c_str());
+  return 0;
+}
