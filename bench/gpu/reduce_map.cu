@@ -60,10 +60,7 @@ template <class T> T cub_sum(const T* d_in, long long n, T* d_out, void* temp, s
 }  // namespace
 
 int main(int argc, char** argv) {
-  FILE* csv = nullptr;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--csv") csv = std::fopen(argv[i + 1], "w");
-  if (csv) std::fprintf(csv, "workload,peer,rune_ms,peer_ms,speedup\n");
+  FILE* csv = bench::open_csv(argc, argv);
   std::vector<bench::row> rows;
   std::mt19937 gen(7);
 

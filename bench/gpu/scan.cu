@@ -50,10 +50,7 @@ template <class T> void scan_row(std::vector<bench::row>& rows, const char* name
 }  // namespace
 
 int main(int argc, char** argv) {
-  FILE* csv = nullptr;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--csv") csv = std::fopen(argv[i + 1], "w");
-  if (csv) std::fprintf(csv, "workload,peer,rune_ms,peer_ms,speedup\n");
+  FILE* csv = bench::open_csv(argc, argv);
   std::vector<bench::row> rows;
   std::mt19937 gen(3);
   scan_row<int>(rows, "inclusive sum int32 1e8", 100'000'000, gen);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include <rune/kernels/runtime/cuda_error.hpp>
@@ -32,6 +33,17 @@ template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3) {
   RUNE_CUDA_CHECK(cudaEventDestroy(stop));
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// The CSV named by `--csv file` on the command line (with its header), or null without one.
+inline FILE* open_csv(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--csv") {
+      FILE* csv = std::fopen(argv[i + 1], "w");
+      if (csv) std::fprintf(csv, "workload,peer,rune_ms,peer_ms,speedup\n");
+      return csv;
+    }
+  return nullptr;
 }
 
 struct row {
