@@ -1,13 +1,17 @@
-// Issue 4's scan targets, first measurement: rune's single-pass maposcanomap against CUB in
-// the same process, on the same inputs. Both sides write their output to device memory
-// (rune allocates it from its pool, CUB writes a preallocated array).
+// Issue 4's scan targets: rune's single-pass maposcanomap against CUB in the same process,
+// on the same inputs. Both sides write their output to device memory (rune allocates it
+// from its pool, CUB writes a preallocated array).
 //   bench_gpu_scan [--csv file]
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <tuple>
+#include <type_traits>
 #include <random>
 #include <string>
 #include <vector>
@@ -27,7 +31,8 @@ struct non_negative {
 
 template <class T> void scan_row(std::vector<bench::row>& rows, const char* name, long long n, std::mt19937& gen) {
   std::vector<T> h(n);
-  std::uniform_int_distribution<int> d(-100, 100);
+  // Floating-point inputs in {-1, 0, 1}: every prefix sum is exact, so both orders agree.
+  std::uniform_int_distribution<int> d(std::is_floating_point_v<T> ? -1 : -100, std::is_floating_point_v<T> ? 1 : 100);
   for (auto& x : h) x = static_cast<T>(d(gen));
   auto xs = rune::to_array(h);
   auto s = rune::scan(rune::plus{}, T{0}, xs);
@@ -58,6 +63,8 @@ int main(int argc, char** argv) {
   scan_row<long long>(rows, "inclusive sum int64 1e8", 100'000'000, gen);
   scan_row<signed char>(rows, "inclusive sum int8 1e8", 100'000'000, gen);
   scan_row<short>(rows, "inclusive sum int16 1e8", 100'000'000, gen);
+  scan_row<float>(rows, "inclusive sum float 1e8", 100'000'000, gen);
+  scan_row<double>(rows, "inclusive sum double 1e8", 100'000'000, gen);
 
   // Regular segmented sums against InclusiveSumByKey with keys i / seg (no key array read).
   const long long n = 100'000'000;
@@ -88,7 +95,8 @@ int main(int argc, char** argv) {
     RUNE_CUDA_CHECK(cudaFree(temp));
   }
 
-  // Filter keeping half: rune::filter (a CUB stopgap today) and the hand-written scan-scatter.
+  // Filter keeping half: rune::filter and the hand-written scan-scatter-last, into a fresh
+  // zero-filled destination (a fill pass first) and into one moved in (no fill, as CUB's).
   {
     auto f = rune::filter([] RUNE_FN (int x) { return x >= 0; }, xs);
     rune::array<int> kept;
@@ -99,6 +107,16 @@ int main(int argc, char** argv) {
     auto out = rune::scatter(rune::replicate(n, 0), is, xs);
     auto cnt = rune::last(offs);
     const double t_hand = bench::median_ms([&] { (void)rune::force(out, cnt); });
+    rune::array<int> dest = rune::force(rune::replicate(n, 0));
+    const double t_hand_moved = bench::median_ms([&] {
+      auto k = rune::map([] RUNE_FN (int x) { return x >= 0 ? 1 : 0; }, xs);
+      auto o = rune::scan(rune::plus{}, 0, k);
+      auto at = rune::map([] RUNE_FN (int k, int o) -> rune::index_t { return k ? o - 1 : -1; }, k, o);
+      auto [written, count] = rune::force(rune::scatter(std::move(dest), at, xs), rune::last(o));
+      dest = std::move(written);
+      (void)count;
+    });
+    if (rune::force(rune::last(offs)) != kept.size()) std::printf("MISMATCH: filter length\n");
     long long* d_num;
     RUNE_CUDA_CHECK(cudaMalloc(&d_num, sizeof(long long)));
     std::size_t bytes = 0;
@@ -108,9 +126,42 @@ int main(int argc, char** argv) {
     const double t_cub =
         bench::median_ms([&] { RUNE_CUDA_CHECK(cub::DeviceSelect::If(temp, bytes, xs.data(), d_out, d_num, n, non_negative{})); });
     rows.push_back({"filter half of 1e8 int32 (rune::filter)", "cub::DeviceSelect::If", t_filter, t_cub});
-    rows.push_back({"hand-written scan+scatter+last filter", "cub::DeviceSelect::If", t_hand, t_cub});
+    rows.push_back({"hand-written scan+scatter+last filter, fresh dest", "cub::DeviceSelect::If", t_hand, t_cub});
+    rows.push_back({"hand-written scan+scatter+last filter, moved dest", "cub::DeviceSelect::If", t_hand_moved, t_cub});
+    rows.push_back({"hand-written filter, moved dest (peer: rune::filter)", "rune::filter", t_hand_moved, t_filter});
     RUNE_CUDA_CHECK(cudaFree(temp));
     RUNE_CUDA_CHECK(cudaFree(d_num));
+  }
+  // Parenthesis matching: the depth's minimum and last value, one pass in rune; CUB scans into
+  // a temporary, then reduces it and reads its last element.
+  {
+    std::vector<int> p(n);
+    std::uniform_int_distribution<int> coin(0, 1);
+    for (auto& x : p) x = coin(gen) ? 1 : -1;
+    auto ps = rune::to_array(p);
+    auto depth = rune::scan(rune::plus{}, 0, ps);
+    auto low = rune::reduce(rune::min{}, 0, depth);
+    auto end = rune::last(depth);
+    int r_low = 0, r_end = 0;
+    const double t_rune = bench::median_ms([&] { std::tie(r_low, r_end) = rune::force(low, end); });
+    int* d_low;
+    RUNE_CUDA_CHECK(cudaMalloc(&d_low, sizeof(int)));
+    std::size_t scan_bytes = 0, min_bytes = 0;
+    RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, ps.data(), d_out, n));
+    RUNE_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, min_bytes, d_out, d_low, n));
+    void* temp;
+    RUNE_CUDA_CHECK(cudaMalloc(&temp, std::max(scan_bytes, min_bytes)));
+    int c_low = 0, c_end = 0;
+    const double t_cub = bench::median_ms([&] {
+      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, scan_bytes, ps.data(), d_out, n));
+      RUNE_CUDA_CHECK(cub::DeviceReduce::Min(temp, min_bytes, d_out, d_low, n));
+      RUNE_CUDA_CHECK(cudaMemcpy(&c_low, d_low, sizeof(int), cudaMemcpyDeviceToHost));
+      RUNE_CUDA_CHECK(cudaMemcpy(&c_end, d_out + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+    });
+    if (std::min(c_low, 0) != r_low || c_end != r_end) std::printf("MISMATCH: parentheses\n");
+    rows.push_back({"scan + min + last (parentheses) 1e8 int32", "cub InclusiveSum + Reduce::Min + 2 reads", t_rune, t_cub});
+    RUNE_CUDA_CHECK(cudaFree(temp));
+    RUNE_CUDA_CHECK(cudaFree(d_low));
   }
   RUNE_CUDA_CHECK(cudaFree(d_out));
   bench::print_table(rows, csv);

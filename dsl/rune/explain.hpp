@@ -102,15 +102,6 @@ template <int N, int R> struct plan_printer {
   // Where the cuda backend does not yet run a form as rune's own single-pass kernel.
   std::string cuda_note(int g) const {
     const group_desc& gd = pl.groups[g];
-    bool reduces = false, filters = false;
-    for (int p = 0; p < N; ++p)
-      if (pl.group[p] == g) {
-        reduces = reduces || pl.role[p] == sink_role::reduce;
-        filters = filters || pl.role[p] == sink_role::filter;
-      }
-    if (gd.f == form::maposcanomap && filters) return "      cuda: cub::DeviceSelect::If (stopgap until the compacting g of issue 4)\n";
-    if (gd.f == form::maposcanomap && reduces)
-      return "      cuda: a CUB scan stored, then g with its reductions: two passes (stopgap, issue 4)\n";
     if (gd.f == form::histomap) return "      cuda: one global atomic per update (stopgap until the M/S-model kernel of issue 5)\n";
     return {};
   }

@@ -6,7 +6,9 @@
 //   the thread folds -> publish the tile aggregate (or, for tile 0 or a tile containing a
 //   segment start, its inclusive prefix at once) -> warp 0 looks back over 32 predecessors
 //   at a time -> publish the inclusive prefix -> rescan the items from the prefix, transpose
-//   the scanned values back to striped, and apply g (coalesced writes).
+//   the scanned values back to striped, and apply g (coalesced writes). g also sees what f
+//   loaded for the element (a filter writes the element it tested without reading it again),
+//   and may return a contribution to reductions (tile_reduction.cuh).
 //
 // Note [Segments as pairs]
 // Values travel as (value, start) pairs: `start` says a segment starts inside what the value
@@ -17,10 +19,15 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/util_ptx.cuh>
 
+#include <cstddef>
+#include <type_traits>
+
 #include <rune/config.hpp>
 
 #include "../runtime/tile_state.hpp"
 #include "atomic_update.cuh"
+#include "tile_reduction.cuh"
+#include "word128.cuh"
 
 namespace rune::kernels {
 
@@ -38,22 +45,44 @@ template <class Op, class T> struct seg_op {
 
 enum : unsigned { tile_aggregate = 1u, tile_prefix = 2u };
 
-template <class Policy, class T, class Op, class F, class G> struct scan_agent {
+// Shared memory for g's reductions: none without them.
+template <class R, int Threads, int Items, bool = R::enabled> struct reduction_temp {
+  struct type {};
+};
+template <class R, int Threads, int Items> struct reduction_temp<R, Threads, Items, true> {
+  using type = typename tile_reduction_agent<R, Threads, Items>::temp_storage;
+};
+
+// The largest type a scan tile transposes through shared memory: the scanned values, and a
+// reduction's contributions when its operator does not commute (tile_reduction.cuh).
+template <class T, class R> constexpr std::size_t exchanged_bytes() {
+  if constexpr (!R::enabled) return sizeof(T);
+  else if constexpr (!R::commutative)
+    return sizeof(typename R::value_type) > sizeof(T) ? sizeof(typename R::value_type) : sizeof(T);
+  else return sizeof(T);
+}
+
+template <class Policy, class T, class Op, class F, class G, class R = no_reduction> struct scan_agent {
   static constexpr int threads = Policy::block_threads;
-  static constexpr int items = Policy::template items_for<T, F, G>();
+  static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>()>();
   // Note [Packed tile words]
-  // A value of up to 4 bytes travels with its status in one 8-byte word (epoch, start bit,
-  // flag | value), written by one atomic exchange and read by one volatile load: no fence
-  // between status and value. Larger values go status word + fence + value (and back).
-  static constexpr bool packed = sizeof(T) <= 4;
+  // A value of up to 8 bytes travels with its status in one word: 8 bytes (value | epoch,
+  // start bit, flag) for values of up to 4 bytes, written by one atomic exchange and read by
+  // one volatile load; 16 bytes for values of 5 to 8 bytes, written and read by one
+  // single-copy-atomic 16-byte access (word128.cuh). No fence between status and value.
+  // Larger values go status word + fence + value (and back).
+  static constexpr unsigned word_bytes = sizeof(T) <= 4 ? 8u : sizeof(T) <= 8 ? 16u : 0u;
+  static constexpr bool packed = word_bytes != 0;
   static constexpr index_t tile_items = index_t(threads) * items;
   using pair = seg_value<T>;
   using block_scan = cub::BlockScan<pair, threads>;
   using block_exchange = cub::BlockExchange<T, threads, items>;
+  using reduction_storage = typename reduction_temp<R, threads, items>::type;
   struct temp_storage {
     union {
       typename block_scan::TempStorage scan;
       typename block_exchange::TempStorage exchange;
+      reduction_storage reduce;
     };
     unsigned tile;
     pair prefix;
@@ -67,6 +96,7 @@ template <class Policy, class T, class Op, class F, class G> struct scan_agent {
   const F& f;
   const G& g;
   tile_state_lease st;
+  const R& red;  // g's reductions, if any
 
   __device__ pair identity() const { return {ne, false}; }
   __device__ pair* slot(unsigned tile, unsigned which) const {
@@ -76,15 +106,20 @@ template <class Policy, class T, class Op, class F, class G> struct scan_agent {
   __device__ unsigned long long* packed_word(unsigned tile) const {
     return static_cast<unsigned long long*>(st.values) + tile;
   }
+  __device__ word128* packed_word128(unsigned tile) const { return static_cast<word128*>(st.values) + tile; }
 
   // Unpacked: value first, fence, then the status word, so a reader that sees the word sees
   // the value. Packed: one word (Note [Packed tile words]).
   __device__ void publish(unsigned tile, unsigned which, const pair& v) const {
-    if constexpr (packed) {
+    const unsigned status = (st.epoch << 3) | (v.start ? 4u : 0u) | which;
+    if constexpr (word_bytes == 8) {
       unsigned bits = 0;
       memcpy(&bits, &v.v, sizeof(T));
-      const unsigned high = (st.epoch << 3) | (v.start ? 4u : 0u) | which;
-      atomicExch(packed_word(tile), (static_cast<unsigned long long>(high) << 32) | bits);
+      atomicExch(packed_word(tile), (static_cast<unsigned long long>(status) << 32) | bits);
+    } else if constexpr (word_bytes == 16) {
+      word128 w{0, status};
+      memcpy(&w.lo, &v.v, sizeof(T));
+      store_relaxed(packed_word128(tile), w);
     } else {
       coherent_store(slot(tile, which), v);
       __threadfence();
@@ -96,18 +131,24 @@ template <class Policy, class T, class Op, class F, class G> struct scan_agent {
   __device__ pair read_published(unsigned t, bool& is_prefix) const {
     pair v = identity();
     if constexpr (packed) {
-      unsigned long long word;
-      unsigned high;
+      // Status in the high half, value bits in the low half.
+      unsigned status;
       for (int wait = 8;; wait = wait < 256 ? 2 * wait : wait) {
-        word = *reinterpret_cast<volatile unsigned long long*>(packed_word(t));
-        high = static_cast<unsigned>(word >> 32);
-        if ((high >> 3) == st.epoch && (high & 3u) != 0u) break;
+        if constexpr (word_bytes == 8) {
+          const unsigned long long word = *reinterpret_cast<volatile unsigned long long*>(packed_word(t));
+          status = static_cast<unsigned>(word >> 32);
+          const unsigned bits = static_cast<unsigned>(word);
+          memcpy(&v.v, &bits, sizeof(T));
+        } else {
+          const word128 word = load_relaxed(packed_word128(t));
+          status = static_cast<unsigned>(word.hi);
+          memcpy(&v.v, &word.lo, sizeof(T));
+        }
+        if ((status >> 3) == st.epoch && (status & 3u) != 0u) break;
         __nanosleep(wait);
       }
-      const unsigned bits = static_cast<unsigned>(word);
-      memcpy(&v.v, &bits, sizeof(T));
-      is_prefix = (high & 3u) == tile_prefix;
-      v.start = (high & 4u) != 0u;
+      is_prefix = (status & 3u) == tile_prefix;
+      v.start = (status & 4u) != 0u;
     } else {
       unsigned word;
       for (int wait = 8;; wait = wait < 256 ? 2 * wait : wait) {
@@ -155,10 +196,11 @@ template <class Policy, class T, class Op, class F, class G> struct scan_agent {
   }
 
   __device__ void run() {
+    const unsigned tiles = static_cast<unsigned>((n + tile_items - 1) / tile_items);
     if (threadIdx.x == 0) {
       const unsigned t = atomicAdd(st.ticket, 1u);
       temp.tile = t;
-      if (t == static_cast<unsigned>((n + tile_items - 1) / tile_items) - 1u) *st.ticket = 0u;  // last ticket drawn
+      if (t == tiles - 1u) *st.ticket = 0u;  // last ticket drawn
     }
     __syncthreads();
     const unsigned tile = temp.tile;
@@ -222,9 +264,17 @@ template <class Policy, class T, class Op, class F, class G> struct scan_agent {
     }
     __syncthreads();  // the scan storage becomes the exchange's again
     block_exchange(temp.exchange).BlockedToStriped(x);
+    if constexpr (R::enabled) {
+      typename R::value_type c[items];
 #pragma unroll
-    for (int k = 0; k < items; ++k)
-      if (striped(k) < n) g.store(striped(k), lg[k], x[k]);
+      for (int k = 0; k < items; ++k) c[k] = striped(k) < n ? g.store(striped(k), lg[k], lf[k], x[k]) : red.ne;
+      __syncthreads();  // the exchange storage is the reduction's too
+      tile_reduction_agent<R, threads, items>{temp.reduce, red}.finish_tile(c, tile, tiles);
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        if (striped(k) < n) g.store(striped(k), lg[k], lf[k], x[k]);
+    }
   }
 };
 }  // namespace rune::kernels

@@ -1,27 +1,63 @@
 #pragma once
 // scan_single_pass(n, seg, exclusive, ne, op, f, g, stream): one launch computing the scan of
 // f(0..n-1) with op/ne (restarting every `seg` elements when seg > 0; exclusive when asked,
-// unsegmented only) and handing each scanned value to g: g.store(i, g.load(i), scanned).
+// unsegmented only) and handing each scanned value to g:
+//   g.store(i, g.load(i), f_loaded, scanned)   where f_loaded = f.load(i)
 // f is f.compute(f.load(i), i). The scanned values are never stored unless g stores them.
+//
+// scan_reduce_single_pass<Commutative>(..., g, acc_ne, acc_op, host_out, stream): the same,
+// where g.store returns a contribution and *host_out = acc_op(acc_ne, contributions in index
+// order...), still one launch (tile_reduction.cuh); the copy to host_out is enqueued on
+// `stream` (synchronize before reading). acc_op must commute when Commutative is true.
 #include "../entry/scan_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
+#include "../runtime/stream_allocator.hpp"
+#include "../runtime/tickets.hpp"
 #include "../runtime/tile_state.hpp"
 #include "../tuning/policies.hpp"
 
 namespace rune::kernels {
 
+template <class Policy, class T, class Op, class F, class G, class R>
+void launch_scan(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
+                 index_t tiles, cudaStream_t stream) {
+  using agent = scan_agent<Policy, T, Op, F, G, R>;
+  // At least 8 bytes a value: packed tile words are 8 or 16 bytes, one per tile.
+  const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
+  const tile_state_lease st =
+      tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
+  scan_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f,
+                                                                                         g, st, r);
+  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
+}
+
+template <class Policy, class T, class F, class G, class R> constexpr index_t scan_tiles(index_t n) {
+  constexpr index_t tile = index_t(Policy::block_threads) * Policy::template items_for<T, F, G, exchanged_bytes<T, R>()>();
+  return (n + tile - 1) / tile;
+}
+
 template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
 void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
-  constexpr index_t tile = index_t(Policy::block_threads) * Policy::template items_for<T, F, G>();
-  const index_t tiles = (n + tile - 1) / tile;
-  // At least 8 bytes a value: packed tile words are 8 bytes (scan_agent.cuh).
-  const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
-  const tile_state_lease st = tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes,
-                                                                scan_agent<Policy, T, Op, F, G>::packed);
-  scan_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f,
-                                                                                         g, st);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
+  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, F, G, no_reduction>(n),
+                      stream);
+}
+
+template <bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A, class AOp>
+void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
+                             const A& acc_ne, const AOp& acc_op, A* host_out, cudaStream_t stream) {
+  if (n <= 0) {
+    *host_out = acc_ne;
+    return;
+  }
+  using R = g_reduction<A, AOp, Commutative>;
+  const index_t tiles = scan_tiles<Policy, T, F, G, R>(n);
+  // One allocation: the tiles' partials, then the total.
+  auto scratch = device_allocate(static_cast<std::size_t>(tiles + 1) * sizeof(A), stream);
+  A* partials = static_cast<A*>(scratch.get());
+  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, R{acc_ne, acc_op, partials, stream_ticket(stream), partials + tiles},
+                      tiles, stream);
+  RUNE_CUDA_CHECK(cudaMemcpyAsync(host_out, partials + tiles, sizeof(A), cudaMemcpyDeviceToHost, stream));
 }
 }  // namespace rune::kernels

@@ -3,10 +3,13 @@
 //
 // Note [Self-resetting tile state]
 // Each tile publishes a status word `epoch << 2 | flag` (flag 1: aggregate ready, 2: inclusive
-// prefix ready), or a packed word with the value beside it (scan_agent.cuh). A launch uses a fresh epoch, so words left by earlier launches read as "not
-// ready" and no clearing kernel runs before a scan (CUB launches one). The dynamic tile
-// ticket is reset by the block that draws the last ticket. Memory is cleared only when the
-// buffer grows or the 30-bit epoch wraps.
+// prefix ready), or a packed word with the value beside it (scan_agent.cuh). A launch uses a
+// fresh epoch, so words left by earlier launches read as "not ready" and no clearing kernel
+// runs before a scan (CUB launches one). The dynamic tile ticket is reset by the block that
+// draws the last ticket. Memory is cleared only when the buffer grows or the epoch wraps.
+// Each layout (unpacked, 8-byte and 16-byte packed words) keeps state of its own: words left
+// by another layout could read as current ones, and clearing on every switch would cost a
+// memset per launch in a program that alternates scans of different types.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -14,7 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <utility>
+#include <tuple>
 
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
@@ -30,13 +33,14 @@ struct tile_state_lease {
 
 class tile_state_pool {
  public:
-  // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `packed`
-  // says the launch keeps status and value in one word (scan_agent.cuh).
-  tile_state_lease lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, bool packed) {
+  // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `layout`
+  // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
+  // one word of that many bytes, scan_agent.cuh).
+  tile_state_lease lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
     std::lock_guard<std::mutex> lock(mutex_);
     int dev = 0;
     RUNE_CUDA_CHECK(cudaGetDevice(&dev));
-    entry& e = entries_[{dev, stream}];
+    entry& e = entries_[{dev, stream, layout}];
     // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
     if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
       e.tiles = std::max(tiles, e.tiles);
@@ -47,11 +51,7 @@ class tile_state_pool {
       // Packed words carry their status: clear them too, so no stale word matches an epoch.
       RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
       e.epoch = 0;
-    } else if (packed != e.packed) {
-      // Words left by the other layout could read as a current packed word: clear them.
-      RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
     }
-    e.packed = packed;
     ++e.epoch;
     unsigned* words = static_cast<unsigned*>(e.words.get());
     return {words, words + 1, e.values.get(), e.epoch};
@@ -67,9 +67,8 @@ class tile_state_pool {
     std::size_t tiles = 0, value_bytes = 0;
     std::shared_ptr<void> words, values;
     unsigned epoch = 0;
-    bool packed = false;
   };
   std::mutex mutex_;
-  std::map<std::pair<int, cudaStream_t>, entry> entries_;
+  std::map<std::tuple<int, cudaStream_t, unsigned>, entry> entries_;
 };
 }  // namespace rune::kernels

@@ -24,17 +24,18 @@ struct reduce_policy_sm90 {
 // over what one element costs: the larger of the scanned value and the bytes f and g load for
 // it (the thesis' model counts every array a fused body reads, not just the scanned one).
 // Measured on the H100 (bench/results/2026-11-22-h100-scan.md): 64 bytes beat 32 and 96 for
-// int32 sums; a heavier g wants fewer items. Capped so the tile's transpose fits max_tile_bytes.
+// int32 sums; a heavier g wants fewer items. Capped so the tile's transpose of its largest
+// exchanged type (the scanned value, or a reduction's contribution) fits max_tile_bytes.
 struct scan_policy_sm90 {
   static constexpr int block_threads = 256;
   static constexpr int bytes_per_thread = 64;
   static constexpr int max_items = 32;
   static constexpr int max_tile_bytes = 32 * 1024;
-  template <class T, class F, class G> static constexpr int items_for() {
+  template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T)> static constexpr int items_for() {
     const std::size_t loads = sizeof(typename F::loaded) + sizeof(typename G::loaded);
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
     int items = static_cast<int>(bytes_per_thread / per_item);
-    const int fit = static_cast<int>(max_tile_bytes / (block_threads * sizeof(T)));
+    const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
     if (items > max_items) items = max_items;
     if (items > fit) items = fit;
     return items < 1 ? 1 : items;

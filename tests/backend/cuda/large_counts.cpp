@@ -1,5 +1,5 @@
 // 64-bit element counts: more than 2^31 int8 elements through a reduction, a stored scan
-// and a histogram, on the GPU, checked against closed forms (the cpu oracle would take
+// and a histogram, and more than 2^32 through a filter (whose counts are then 64-bit), on the GPU, checked against closed forms (the cpu oracle would take
 // minutes at this size).
 #include <cstdint>
 #include <vector>
@@ -28,4 +28,18 @@ TEST_CASE("more than 2^31 int8 elements: reduce, scan (stored) and genhist") {
       rune::force(rune::genhist(3, rune::plus{}, rune::index_t{0}, bins, rune::replicate(n, rune::index_t{1})), rune::on_gpu)
           .to_vector();
   for (rune::index_t k = 0; k < 3; ++k) CHECK(counts[static_cast<std::size_t>(k)] == q + (k < r ? 1 : 0));
+}
+
+TEST_CASE("more than 2^32 int8 elements: filter (64-bit counts)") {
+  const rune::index_t n = (rune::index_t{1} << 32) + 4099;
+  // x = i % 3 - 1; keeping x >= 0 leaves 0, 1, 0, 1, ... (i % 3 == 1, 2).
+  auto xs = rune::map([] RUNE_FN (rune::index_t i) { return static_cast<std::int8_t>(i % 3 - 1); }, rune::iota(n));
+  auto kept = rune::force(rune::filter([] RUNE_FN (std::int8_t x) { return x >= 0; }, xs), rune::on_gpu);
+  const rune::index_t ones = n / 3;                           // i % 3 == 2 for i < n
+  const rune::index_t zeros = n / 3 + (n % 3 >= 2 ? 1 : 0);  // i % 3 == 1 for i < n
+  REQUIRE(kept.size() == ones + zeros);
+  CHECK(rune::force(rune::reduce(rune::plus{}, rune::index_t{0}, kept), rune::on_gpu) == ones);
+  for (rune::index_t k : {rune::index_t{0}, rune::index_t{1}, (rune::index_t{1} << 31) - 1, rune::index_t{1} << 31,
+                          kept.size() - 1})
+    CHECK(rune::force(rune::index(kept, k), rune::on_gpu) == static_cast<std::int8_t>(k % 2));
 }

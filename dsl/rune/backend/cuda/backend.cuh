@@ -10,9 +10,7 @@
 
 #include <rune/kernels/dispatch/for_each_index.cuh>
 #include <rune/kernels/dispatch/reduce_indexed.cuh>
-#include <rune/kernels/dispatch/scan_indexed.cuh>
 #include <rune/kernels/dispatch/scan_single_pass.cuh>
-#include <rune/kernels/dispatch/select_indexed.cuh>
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
 
@@ -21,6 +19,7 @@
 #include "../../plan/forms.hpp"
 #include "device_sinks.cuh"
 #include "redomap_body.cuh"
+#include "scan_body.cuh"
 
 namespace rune::detail::cuda {
 
@@ -88,69 +87,83 @@ class backend {
     return out;
   }
 
-  template <class... S> void run(map_acc_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
-  template <class... S> void run(histomap_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
-  template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, no_context{}, f.sinks); }
+  template <class... S> void run(map_acc_form<S...> f) { run_sinks(f.n, f.sinks); }
+  template <class... S> void run(histomap_form<S...> f) { run_sinks(f.n, f.sinks); }
+  template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, f.sinks); }
+  // Every maposcanomap in one pass: the decoupled look-back kernel applies g to each scanned
+  // value, and folds g's reductions in the same launch.
   template <class Op, class T, class F, class... S> void run(maposcanomap_form<Op, T, F, S...> f) {
-    if constexpr (!(is_reduction<S> || ...)) {
-      // One pass: the decoupled look-back kernel applies g to each scanned value.
-      auto sinks = to_device(f.sinks);
-      kernels::scan_single_pass(f.n, f.seg, f.exclusive, f.ne, f.op, scan_f<T, F>{f.f}, scan_g<T, device_sink<S>...>{sinks},
-                                stream_);
+    auto sinks = to_device(f.sinks);
+    constexpr bool reduces = (is_reduction<S> || ...);
+    const scan_f<T, F> f_dev{f.f};
+    const scan_g<T, reduces, device_sink<S>...> g_dev{sinks};
+    if constexpr (reduces) {
+      const auto ne = neutral_acc(sinks);
+      auto total = ne;  // overwritten by the copy back
+      constexpr bool commutative = (reduction_commutes<S> && ...);
+      kernels::scan_reduce_single_pass<commutative>(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev, ne,
+                                                    redomap_op<device_sink<S>...>{sinks}, &total, stream_);
       finish_points();
+      synchronize();
+      store_reductions(f.sinks, total);
     } else {
-      // STOPGAP (issue 4): with reductions in g, scan into a temporary with CUB, then run g as
-      // a redomap. Two passes.
-      auto scanned = kernels::device_allocate(static_cast<std::size_t>(f.n) * sizeof(T), stream_);
-      count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
-      T* vals = static_cast<T*>(scanned.get());
-      kernels::scan_indexed(f.n, f.seg, f.exclusive, f.ne, f.op, eval_at<T, F>{f.f}, vals, stream_);
-      count_pass();  // the stopgap's extra pass (the executor counts the form once)
-      run_sinks(f.n, scanned_context<T>{vals}, f.sinks);
+      kernels::scan_single_pass(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
+      finish_points();
     }
   }
+  // A filter is a scan of 0/1 flags whose g writes each kept element at its count. The
+  // output is over-allocated, since its length is known only after the pass; when most of
+  // the input was dropped, the kept elements move to an array of their own size (not counted
+  // as a pass: a copy of the output), so a small result does not pin the input's footprint.
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
-    // Over-allocated: the length is known only after the pass. When most of the input was
-    // dropped, the kept elements move to an array of their own size (not counted as a pass:
-    // a copy of the output), so a small result does not pin the input's footprint.
-    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
-    const index_t kept =
-        kernels::select_indexed(f.n, eval_at<T, E>{f.e}, predicate<P>{f.p}, static_cast<T*>(whole.get()), stream_);
-    if (kept * 2 >= f.n) {
-      count_bytes(kind, static_cast<std::size_t>(f.n) * sizeof(T));
-      return array_access<T>::make(std::move(whole), kept, location::device);
-    }
-    array<T> out = allocate<T>(kept, kind);
-    copy(array_access<T>::data(out), static_cast<const T*>(whole.get()), kept);
-    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
-    return out;
+    // 32-bit counts where they suffice: a 4-byte scan moves half the tile-state bytes.
+    if (f.n <= index_t{0xFFFFFFFF}) return run_filter<unsigned>(f, kind);
+    return run_filter<unsigned long long>(f, kind);
   }
 
   void synchronize() { RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
  private:
-  // One pass applying `sinks` to [0, n) in `context`: the ordered single-pass reduction when
-  // a sink reduces, the elementwise kernel otherwise. Scalars come back to the host.
-  template <class Context, class... S> void run_sinks(index_t n, Context context, row<S...>& host_sinks) {
+  // One pass applying `sinks` to [0, n): the ordered single-pass reduction when a sink
+  // reduces, the elementwise kernel otherwise. Scalars come back to the host.
+  template <class... S> void run_sinks(index_t n, row<S...>& host_sinks) {
     auto sinks = to_device(host_sinks);
     constexpr bool reduces = (is_reduction<S> || ...);
     if constexpr (reduces) {
-      using acc = redomap_acc<device_sink<S>...>;
-      const acc ne = [&]<std::size_t... K>(std::index_sequence<K...>) {
-        return acc{{row_cell<K, typename acc_of<device_sink<S>>::type>{neutral_of(get<K>(sinks))}...}};
-      }(std::index_sequence_for<S...>{});
+      const auto ne = neutral_acc(sinks);
       constexpr bool commutative = (reduction_commutes<S> && ...);
-      acc total = ne;  // overwritten by the reduction's copy back
+      auto total = ne;  // overwritten by the reduction's copy back
       kernels::reduce_indexed<commutative>(n, ne, redomap_op<device_sink<S>...>{sinks},
-                                           redomap_body<Context, device_sink<S>...>{context, sinks}, &total, stream_);
+                                           redomap_body<no_context, device_sink<S>...>{no_context{}, sinks}, &total,
+                                           stream_);
       finish_points();
       synchronize();
-      [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(host_sinks), get<K>(total)), ...); }(
-          std::index_sequence_for<S...>{});
+      store_reductions(host_sinks, total);
     } else {
-      kernels::for_each_index(n, apply_all<Context, device_sink<S>...>{context, sinks}, stream_);
+      kernels::for_each_index(n, apply_all<no_context, device_sink<S>...>{no_context{}, sinks}, stream_);
       finish_points();
     }
+  }
+
+  template <class C, class T, class P, class E> array<T> run_filter(const filter_form<T, P, E>& f, alloc_kind kind) {
+    if (f.n <= 0) return allocate<T>(0, kind);
+    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
+    auto count = kernels::device_allocate(sizeof(C), stream_);
+    T* out = static_cast<T*>(whole.get());
+    kernels::scan_single_pass(f.n, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
+                              filter_g<T, C, P, E>{f.p, f.e, out, static_cast<C*>(count.get()), f.n}, stream_);
+    C kept_count = 0;
+    RUNE_CUDA_CHECK(cudaMemcpyAsync(&kept_count, count.get(), sizeof(C), cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    const index_t kept = static_cast<index_t>(kept_count);
+    if (kept * 2 >= f.n) {
+      count_bytes(kind, static_cast<std::size_t>(f.n) * sizeof(T));
+      return array_access<T>::make(std::move(whole), kept, location::device);
+    }
+    array<T> result = allocate<T>(kept, kind);
+    copy(array_access<T>::data(result), out, kept);
+    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
+    return result;
   }
 
   // Device copies of the sinks: point results redirected to device cells, XCG locks made.
@@ -182,6 +195,10 @@ class backend {
 
   template <class S, class A> static void store_reduction(const S& s, const A& value) {
     if constexpr (!std::is_same_v<A, no_acc>) *s.result = value;
+  }
+  template <class... S, class Acc> static void store_reductions(row<S...>& host_sinks, const Acc& total) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(host_sinks), get<K>(total)), ...); }(
+        std::index_sequence_for<S...>{});
   }
 
   // Copies point results back to the host and synchronizes (nothing to do when none).

@@ -106,18 +106,12 @@ __device__ void store(const device_sink<reduce_sink<Op, T, E>>&, index_t, const 
 
 template <class D> using loaded_t = decltype(load(std::declval<const D&>(), index_t{}));
 
-// The context element i's sinks see: nothing in an elementwise pass, the stored scan value
-// on the stopgap maposcanomap path. Reading it is a load too.
+// The context element i's sinks see in an elementwise pass: nothing. (In a scan's pass it is
+// the scanned value, scan_body.cuh.)
 struct no_context {
   using loaded = nothing_loaded;
   __device__ nothing_loaded load(index_t) const { return {}; }
   __device__ no_ctx at(nothing_loaded) const { return {}; }
-};
-template <class T> struct scanned_context {
-  using loaded = T;
-  const T* scanned;
-  __device__ T load(index_t i) const { return scanned[i]; }
-  __device__ scan_ctx<T> at(const T& v) const { return {v}; }
 };
 
 // Everything element i reads: the context and every sink's leaves.
@@ -146,37 +140,4 @@ template <class Context, class... D> struct apply_all {
   }
 };
 
-// g of a maposcanomap for the single-pass kernel: every sink, element i, given its scanned value.
-template <class T, class... D> struct scan_g {
-  row<D...> sinks;
-  using loaded = row<loaded_t<D>...>;
-  __device__ loaded load(index_t i) const {
-    return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return loaded{{row_cell<K, loaded_t<D>>{cuda::load(get<K>(sinks), i)}...}};
-    }(std::index_sequence_for<D...>{});
-  }
-  __device__ void store(index_t i, const loaded& p, const T& v) const {
-    const scan_ctx<T> c{v};
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p), c), ...); }(
-        std::index_sequence_for<D...>{});
-  }
-};
-
-// f of a maposcanomap for the single-pass kernel.
-template <class T, class E> struct scan_f {
-  E e;
-  using loaded = typename E::loaded;
-  __device__ loaded load(index_t i) const { return e.load(i); }
-  __device__ T compute(const loaded& l, index_t i) const { return static_cast<T>(e.compute(l, i, no_ctx{})); }
-};
-
-// An evaluator as a unary function of the index (for iterators).
-template <class T, class E> struct eval_at {
-  E e;
-  __host__ __device__ T operator()(index_t i) const { return static_cast<T>(e(i, no_ctx{})); }
-};
-template <class P> struct predicate {
-  P p;
-  template <class T> __host__ __device__ bool operator()(const T& x) const { return static_cast<bool>(p(x)); }
-};
 }  // namespace rune::detail::cuda

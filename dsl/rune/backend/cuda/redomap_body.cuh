@@ -42,6 +42,28 @@ template <class... D> struct redomap_op {
   }
 };
 
+// Element i's contribution to sink d: e(i) for a reduction inside its length, else nothing.
+template <class D, class L, class Ctx>
+__device__ typename acc_of<D>::type contribution(const D& d, const L& l, index_t i, const Ctx& c) {
+  if constexpr (std::is_same_v<typename acc_of<D>::type, no_acc>) return no_acc{};
+  else return i < d.s.n ? d.s.e.compute(l.value, i, c) : d.s.ne;
+}
+
+// Every sink's contribution for element i, in one accumulator row.
+template <class... D, class... L, class Ctx>
+__device__ redomap_acc<D...> contributions(const row<D...>& sinks, const row<L...>& loaded, index_t i, const Ctx& c) {
+  return [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return redomap_acc<D...>{{row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), get<K>(loaded), i, c)}...}};
+  }(std::index_sequence_for<D...>{});
+}
+
+// The accumulator every reduction starts from.
+template <class... D> redomap_acc<D...> neutral_acc(const row<D...>& sinks) {
+  return [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return redomap_acc<D...>{{row_cell<K, typename acc_of<D>::type>{neutral_of(get<K>(sinks))}...}};
+  }(std::index_sequence_for<D...>{});
+}
+
 // Element i of a pass with reductions: load(i) reads what the element needs; compute(p, i)
 // applies the other sinks and returns the contributions. Context as in apply_all.
 template <class Context, class... D> struct redomap_body {
@@ -50,16 +72,9 @@ template <class Context, class... D> struct redomap_body {
   __device__ element_loads<Context, D...> load(index_t i) const { return load_element(context, sinks, i); }
   __device__ redomap_acc<D...> compute(const element_loads<Context, D...>& p, index_t i) const {
     const auto c = context.at(p.context);
-    return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c), ...);
-      return redomap_acc<D...>{
-          {row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), get<K>(p.sinks), i, c)}...}};
-    }(std::index_sequence_for<D...>{});
-  }
-  template <class S, class L, class Ctx>
-  __device__ static typename acc_of<S>::type contribution(const S& s, const L& l, index_t i, const Ctx& c) {
-    if constexpr (std::is_same_v<typename acc_of<S>::type, no_acc>) return no_acc{};
-    else return i < s.s.n ? s.s.e.compute(l.value, i, c) : s.s.ne;
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c), ...); }(
+        std::index_sequence_for<D...>{});
+    return contributions(sinks, p.sinks, i, c);
   }
 };
 }  // namespace rune::detail::cuda
