@@ -11,6 +11,7 @@
 // `stream` (synchronize before reading). acc_op must commute when Commutative is true.
 #include "../entry/scan_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
+#include "../runtime/occupancy.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "../runtime/tickets.hpp"
 #include "../runtime/tile_state.hpp"
@@ -26,8 +27,10 @@ void launch_scan(index_t n, index_t seg, bool exclusive, const T& ne, const Op& 
   const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
   const tile_state_lease st =
       tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
-  scan_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f,
-                                                                                         g, st, r);
+  // Persistent: as many blocks as are resident at once (scan_agent.cuh, Note [Persistent scan blocks]).
+  const index_t resident = resident_blocks(scan_kernel<Policy, T, Op, F, G, R>, Policy::block_threads, Policy::blocks_per_sm);
+  const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+  scan_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
 }
 
@@ -53,7 +56,7 @@ void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne
   }
   using R = g_reduction<A, AOp, Commutative>;
   const index_t tiles = scan_tiles<Policy, T, F, G, R>(n);
-  // One allocation: the tiles' partials, then the total.
+  // One allocation: the partials (one per tile at most), then the total.
   auto scratch = device_allocate(static_cast<std::size_t>(tiles + 1) * sizeof(A), stream);
   A* partials = static_cast<A*>(scratch.get());
   launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, R{acc_ne, acc_op, partials, stream_ticket(stream), partials + tiles},

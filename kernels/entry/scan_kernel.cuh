@@ -1,11 +1,11 @@
 #pragma once
-// __global__ shell of the single-pass maposcanomap: one block per tile.
+// __global__ shell of the single-pass maposcanomap: a persistent grid taking tiles in order.
 #include "../agent/scan_agent.cuh"
 
 namespace rune::kernels {
 
 template <class Policy, class T, class Op, class F, class G, class R>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     scan_kernel(index_t n, index_t seg, bool exclusive, T ne, Op op, F f, G g, tile_state_lease st, R r) {
   using agent = scan_agent<Policy, T, Op, F, G, R>;
   // Uninitialized: element types with constructors cannot sit in __shared__ otherwise.

@@ -3,6 +3,7 @@
 // policy is a template parameter of each dispatch, so benchmarks can swap it.
 
 #include <cstddef>
+#include <type_traits>
 
 namespace rune::kernels {
 
@@ -20,19 +21,33 @@ struct reduce_policy_sm90 {
   static constexpr int blocks_per_sm = 8;
 };
 
+// Bytes one element's loads keep in registers: none for an empty type (sizeof says 1).
+template <class L> constexpr std::size_t bytes_loaded() { return std::is_empty_v<L> ? 0 : sizeof(L); }
+
 // Single-pass scans (maposcanomap). Items per thread come from a budget of bytes per thread
 // over what one element costs: the larger of the scanned value and the bytes f and g load for
 // it (the thesis' model counts every array a fused body reads, not just the scanned one).
 // Measured on the H100 (bench/results/2026-11-22-h100-scan.md): 64 bytes beat 32 and 96 for
 // int32 sums; a heavier g wants fewer items. Capped so the tile's transpose of its largest
 // exchanged type (the scanned value, or a reduction's contribution) fits max_tile_bytes.
+//
+// Block size and occupancy, measured on the H100 at 1e8 with the persistent grid (ms; int32
+// scan / int64 scan / filter / scan + min + last / segmented, seg 1000):
+//   256 threads, 4 blocks/SM: 0.363 / 0.894 / 0.393 / 0.410 / 0.389
+//   256 threads, 2 blocks/SM: 0.426 / 0.933 / 0.514 / 0.473 / 0.466
+//   128 threads, 8 blocks/SM: 0.361 / 0.850 / 0.377 / 0.428 / 0.339   <- chosen
+//   128 threads, 6 blocks/SM: 0.379 / 0.857 / 0.405 / 0.439 / 0.351
+//   512 threads, 2 blocks/SM: 0.466 / 0.963 / 0.459 / 0.453 / 0.541
+// Smaller blocks idle fewer warps at the barrier that waits for the look-back.
 struct scan_policy_sm90 {
-  static constexpr int block_threads = 256;
-  static constexpr int bytes_per_thread = 64;
+  static constexpr int block_threads = 128;
+  static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
+  static constexpr int blocks_per_sm = 16;     // the persistent grid's cap
+  static constexpr int bytes_per_thread = 64;  // 48: 0.410 ms, 96: 0.358 ms but seg 0.404 ms
   static constexpr int max_items = 32;
   static constexpr int max_tile_bytes = 32 * 1024;
   template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T)> static constexpr int items_for() {
-    const std::size_t loads = sizeof(typename F::loaded) + sizeof(typename G::loaded);
+    const std::size_t loads = bytes_loaded<typename F::loaded>() + bytes_loaded<typename G::loaded>();
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
     int items = static_cast<int>(bytes_per_thread / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
