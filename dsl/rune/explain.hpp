@@ -111,7 +111,9 @@ template <int N, int R> struct plan_printer {
     if (gd.f == form::maposcanomap && filters) return "      cuda: cub::DeviceSelect::If (stopgap until the compacting g of issue 4)\n";
     if (gd.f == form::maposcanomap && reduces)
       return "      cuda: a CUB scan stored, then g with its reductions: two passes (stopgap, issue 4)\n";
-    if (gd.f == form::histomap) return "      cuda: one global atomic per update (stopgap until the M/S-model kernel of issue 5)\n";
+    if (gd.f == form::histomap)
+      return "      cuda: sub-histograms in shared or global memory by the M/S model, chosen at run time; "
+             "S > 1 passes re-read the input (other sinks written on the first)\n";
     return {};
   }
 
