@@ -14,13 +14,24 @@
 // of a whole tile before any store, so reads stay in flight together.
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
+#include "atomic_update.cuh"
 #include "hist_layout.cuh"
 
 namespace rune::kernels {
 
 template <class Body, int h> using hist_target_t = decltype(std::declval<const Body&>().template target<h>());
 template <class Body, int h> using hist_value_t = decltype(std::declval<hist_target_t<Body, h>>().ne);
+
+// Whether some histogram of the body takes the lock path (XCG).
+template <class Body> constexpr bool hist_body_locks() {
+  return []<int... h>(std::integer_sequence<int, h...>) {
+    return (false || ... ||
+            (atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>() ==
+             atomic_class::xcg));
+  }(std::make_integer_sequence<int, Body::histograms>{});
+}
 
 // Whether x has the bits of y (then it is y: skipping op(b, x) is a no-op when y is neutral).
 template <class T> __device__ bool same_bits(const T& x, const T& y) {

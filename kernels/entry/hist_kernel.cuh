@@ -6,7 +6,7 @@
 namespace rune::kernels {
 
 template <class Policy, class Body>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, hist_body_locks<Body>() ? Policy::min_blocks_per_sm_locked : Policy::min_blocks_per_sm)
     hist_pass_kernel(index_t n, Body body, hist_pass_params<Body::histograms> p) {
   hist_agent<Policy, Body>{body, p, n}.run();
 }
