@@ -1,6 +1,8 @@
 // Issue 5's targets on the GPU: generalized histograms with the M/S model against the plain
 // one-global-atomic-per-update kernel and CUB, in one process, on the same inputs.
-//   bench_gpu_hist [--csv file] [--n N] [--runs R]
+//   bench_gpu_hist [--csv file] [--n N] [--runs R] [--inspect]
+// --inspect: also time rune with the sampling race-factor inspector (kernels/dispatch/hist_inspector.cuh)
+// and print the RF it measured and the plan it led to.
 // Inputs (the paper's section V): N = 5e7 uniform 31-bit ints x; bin = (x % max(1, H/RF)) * RF.
 //   hdw: int32 add of 1                    vs cub::DeviceHistogram::HistogramEven on the bins
 //   cas: 24-bit saturated add of x & 1023  vs cub::DeviceRadixSort::SortPairs + DeviceReduce::ReduceByKey
@@ -117,6 +119,8 @@ struct result_row {
   std::string peer;
   bool ok;        // rune == plain
   bool peer_ok;   // rune == CUB (HistogramEven only)
+  double inspected_ms = 0, rf_seen = 1, inspector_ms = 0;  // --inspect: total time, RF measured, the inspector's share
+  std::string inspected_plan;
 };
 
 std::string path_of(const kn::hist_run_report& r) {
@@ -137,6 +141,8 @@ int main(int argc, char** argv) {
   FILE* csv = bench::open_csv(argc, argv);
   const long long n = arg_ll(argc, argv, "--n", 50'000'000);
   const int runs = static_cast<int>(arg_ll(argc, argv, "--runs", 11));
+  bool inspect = false;
+  for (int i = 1; i < argc; ++i) inspect = inspect || std::string(argv[i]) == "--inspect";
   const long long Hs[] = {31, 127, 505, 2048, 6144, 12288, 24576, 49152, 196608, 393216, 786432, 1572864};
   const int RFs[] = {1, 63};
 
@@ -161,7 +167,7 @@ int main(int argc, char** argv) {
       for (long long H : Hs) {
         const bin_of b{static_cast<int>(std::max<long long>(1, H / rf)), rf};
         auto bins = rune::map(b, xs);
-        result_row r{cls, H, rf, "", 0, 0, 0, 0, 0, "", true, true};
+        result_row r{cls, H, rf, "", 0, 0, 0, 0, 0, "", true, true, 0, 1, 0, ""};
         auto measure = [&](auto hist, auto&& check) {
           decltype(rune::force(hist)) fast, base;
           r.rune_ms = bench::median_ms([&] { fast = rune::force(hist); }, runs);
@@ -175,6 +181,19 @@ int main(int argc, char** argv) {
           }
           r.ok = fast.to_vector() == base.to_vector();
           check(fast);
+          if (inspect) {
+            kn::hist_override with_rf;
+            with_rf.inspect_race_factor = true;
+            kn::scoped_hist_override forced(with_rf);
+            decltype(rune::force(hist)) seen;
+            r.inspected_ms = bench::median_ms([&] { seen = rune::force(hist); }, runs);
+            const auto rep = kn::last_hist_run();
+            r.rf_seen = rep.race_factors.empty() ? 1 : rep.race_factors[0];
+            r.inspector_ms = rep.inspect_ms;
+            r.inspected_plan = path_of(rep) + " M=" + std::to_string(rep.histograms.empty() ? 0 : rep.histograms[0].M) +
+                               " S=" + std::to_string(rep.histograms.empty() ? 0 : rep.histograms[0].S);
+            r.ok = r.ok && seen.to_vector() == base.to_vector();
+          }
         };
         if (std::string(cls) == "hdw") {
           auto hist = rune::genhist(H, rune::plus{}, 0, bins, rune::replicate(n, 1));
@@ -229,6 +248,9 @@ int main(int argc, char** argv) {
                     r.cls.c_str(), r.H, r.rf, r.path.c_str(), r.M, r.S, r.rune_ms, r.plain_ms, r.plain_ms / r.rune_ms,
                     r.peer.c_str(), r.peer_ms, r.peer_ms / r.rune_ms, r.ok ? "" : "  MISMATCH (rune vs plain)",
                     r.peer_ok ? "" : "  (differs from CUB)");
+        if (inspect)
+          std::printf("     with the RF inspector: %8.4f ms, RF seen %.1f, %s (inspector %.4f ms host time)\n", r.inspected_ms,
+                      r.rf_seen, r.inspected_plan.c_str(), r.inspector_ms);
         std::fflush(stdout);
         rows.push_back(r);
       }
@@ -246,6 +268,7 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     table.push_back({names[i].c_str(), rows[i].peer.c_str(), rows[i].rune_ms, rows[i].peer_ms});
     table.push_back({names[i].c_str(), "plain one global atomic per update", rows[i].rune_ms, rows[i].plain_ms});
+    if (inspect) table.push_back({names[i].c_str(), "rune with the RF inspector", rows[i].rune_ms, rows[i].inspected_ms});
   }
   bench::print_table(table, csv);
   if (csv) std::fclose(csv);

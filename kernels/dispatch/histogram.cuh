@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "../runtime/stream_allocator.hpp"
 #include "../tuning/policies.hpp"
 #include "for_each_index.cuh"
+#include "hist_inspector.cuh"
 #include "histogram_plan.hpp"
 
 namespace rune::kernels {
@@ -41,6 +43,8 @@ struct hist_run_report {
   int grid = 0;
   std::size_t shared_bytes = 0;
   std::vector<hist_decision> histograms;
+  std::vector<double> race_factors;  // what the plan assumed (1 unless the inspector ran)
+  double inspect_ms = 0;             // host time of the inspector, its synchronization included
 };
 inline hist_run_report& last_hist_run() {
   static hist_run_report r;
@@ -87,7 +91,7 @@ void for_each_histogram(std::index_sequence<h...>, auto&& f) {
 
 template <class Body> void histogram_plain(index_t n, const Body& body, cudaStream_t stream) {
   constexpr int K = Body::histograms;
-  last_hist_run() = {true, n > 0 ? 1 : 0, 0, 0, {}};
+  last_hist_run() = {true, n > 0 ? 1 : 0, 0, 0, {}, {}, 0};
   if (n <= 0) return;
   std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the pass
   hist_plain_pass<Body> pass{body, {}};
@@ -104,7 +108,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
   constexpr int K = Body::histograms;
   static_assert(K >= 1 && K <= 16, "rune::kernels::histogram: between 1 and 16 histograms per pass");
   if (n <= 0) {
-    last_hist_run() = {false, 0, 0, 0, {}};
+    last_hist_run() = {false, 0, 0, 0, {}, {}, 0};
     return;
   }
   const device_properties& props = current_device_properties();
@@ -118,13 +122,30 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
     requests[h] = {n, body.template target<h>().nbins, static_cast<std::int64_t>(sizeof(V)),
                    detail_hist::model_class<Body, h>()};
   });
-  std::array<hist_decision, K> plan = plan_histograms(requests, current_hist_device<Policy>(), o);
+  const tuning::hist_device device = current_hist_device<Policy>();
+  std::array<hist_decision, K> plan = plan_histograms(requests, device, o);
+  double inspect_ms = 0;
+  if (o.inspect_race_factor) {
+    bool global = false;
+    for (const auto& d : plan) global = global || (d.active && !d.shared);
+    if (global) {  // RF only matters to the global-memory model
+      const auto start = std::chrono::steady_clock::now();
+      const std::array<double, K> rf = estimate_race_factors(n, body, stream);
+      inspect_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      for (int h = 0; h < K; ++h) requests[h].race_factor = rf[h];
+      plan = plan_histograms(requests, device, o);
+    }
+  }
+  std::vector<double> race_factors(K);
+  for (int h = 0; h < K; ++h) race_factors[h] = requests[h].race_factor;
 
   bool plain = true;
   for (const auto& d : plan) plain = plain && (!d.active || (!d.shared && d.M == 1 && d.S == 1));
   if (plain) {
     histogram_plain(n, body, stream);
     last_hist_run().histograms.assign(plan.begin(), plan.end());
+    last_hist_run().race_factors = race_factors;
+    last_hist_run().inspect_ms = inspect_ms;
     return;
   }
 
@@ -219,6 +240,6 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
     });
   }
   last_hist_run() = {false, static_cast<int>(passes), static_cast<int>(grid), shared_bytes,
-                     std::vector<hist_decision>(plan.begin(), plan.end())};
+                     std::vector<hist_decision>(plan.begin(), plan.end()), race_factors, inspect_ms};
 }
 }  // namespace rune::kernels

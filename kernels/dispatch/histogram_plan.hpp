@@ -41,6 +41,10 @@ struct hist_override {
   enum class memory { model, shared, global } where = memory::model;
   std::int64_t M = 0;
   std::int64_t S = 0;
+  // Run the sampling race-factor inspector (dispatch/hist_inspector.cuh) when a histogram
+  // would go to global memory, and plan with its RF instead of 1. Off by default: it costs
+  // a sampling pass and a synchronization (the benchmark measures both).
+  bool inspect_race_factor = false;
 };
 
 // The process-wide override every histogram pass reads (a test hook; not thread-safe).
@@ -61,6 +65,7 @@ struct hist_request {
   index_t bins;
   std::int64_t elem_bytes;
   tuning::atomic_class cls;
+  double race_factor = 1;  // RF = 1 unless the inspector measured one
 };
 
 struct hist_decision {
@@ -76,7 +81,7 @@ inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d
   if (r.bins <= 0) return out;
   out.active = true;
   d.shared_bytes = shared_bytes;
-  const tuning::hist_problem problem{std::max<index_t>(1, r.n), r.bins, 1.0, r.elem_bytes, r.cls};
+  const tuning::hist_problem problem{std::max<index_t>(1, r.n), r.bins, std::clamp(r.race_factor, 1.0, 1e12), r.elem_bytes, r.cls};
   const tuning::hist_plan plan = tuning::hist_model(problem, d);
   const double el = static_cast<double>(tuning::hist_bin_bytes(problem));
   bool shared = plan.run == tuning::hist_memory::shared;
