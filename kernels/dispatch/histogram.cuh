@@ -232,7 +232,8 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
       const hist_layout& L = params.h[h];
       if (L.shared || L.M <= 1 || L.len <= 0) return;
       const auto t = body.template target<h>();
-      const index_t blocks = std::min<index_t>((L.len + Policy::combine_threads - 1) / Policy::combine_threads,
+      const index_t groups = (L.M - 1 + Policy::combine_subs_per_thread - 1) / Policy::combine_subs_per_thread;
+      const index_t blocks = std::min<index_t>((L.len * groups + Policy::combine_threads - 1) / Policy::combine_threads,
                                                index_t(props.sm_count) * 8);
       hist_combine_kernel<Policy, decltype(t.op), hist_value_t<Body, h>>
           <<<static_cast<int>(blocks), Policy::combine_threads, 0, stream>>>(t, L, pass + 1 < plan[h].S);

@@ -57,5 +57,6 @@ struct hist_policy_sm90 {
   static constexpr int min_blocks_per_sm_locked = 1;
   static constexpr int blocks_per_sm = 2;
   static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
+  static constexpr int combine_subs_per_thread = 64;
 };
 }  // namespace rune::kernels

@@ -31,6 +31,7 @@ const kn::hist_override paths[] = {
     {where::global, 5, 3},     // global sub-histograms, three passes
     {where::global, 1, 2},     // the destination only, two passes
     {where::global, 64, 1},
+    {where::global, 200, 2},   // more copies than one combine thread folds: grouped, atomic combine
 };
 std::string name_of(const kn::hist_override& o) {
   const char* w = o.where == where::model ? "model" : o.where == where::shared ? "shared" : "global";
