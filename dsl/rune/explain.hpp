@@ -102,7 +102,9 @@ template <int N, int R> struct plan_printer {
   // Where the cuda backend does not yet run a form as rune's own single-pass kernel.
   std::string cuda_note(int g) const {
     const group_desc& gd = pl.groups[g];
-    if (gd.f == form::histomap) return "      cuda: one global atomic per update (stopgap until the M/S-model kernel of issue 5)\n";
+    if (gd.f == form::histomap)
+      return "      cuda: sub-histograms in shared or global memory by the M/S model, chosen at run time; "
+             "S > 1 passes re-read the input (other sinks written on the first)\n";
     return {};
   }
 

@@ -57,3 +57,22 @@ struct scan_policy_sm90 {
   }
 };
 }  // namespace rune::kernels
+
+namespace rune::kernels {
+// Generalized histograms (histomap). The M/S model (tuning/hist_model.hpp) assumes blocks of
+// B threads with up to the opt-in shared memory each; block_threads is that B. Eight loads in
+// flight per thread keep a 1024-thread block (one per SM when its sub-histograms take most of
+// shared memory) near the memory bandwidth.
+// A body with a locked (XCG) histogram loads fewer items at once and runs one block per SM:
+// its critical sections, inlined per item, spill at the 32 registers two blocks per SM leave.
+struct hist_policy_sm90 {
+  static constexpr int block_threads = 1024;
+  static constexpr int items_per_thread = 8;
+  static constexpr int items_per_thread_locked = 2;
+  static constexpr int min_blocks_per_sm = 2;      // __launch_bounds__: 2 x 1024 = the SM's 2048 threads
+  static constexpr int min_blocks_per_sm_locked = 1;
+  static constexpr int blocks_per_sm = 2;
+  static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
+  static constexpr int combine_subs_per_thread = 64;
+};
+}  // namespace rune::kernels

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <rune/kernels/dispatch/for_each_index.cuh>
+#include <rune/kernels/dispatch/histogram.cuh>
 #include <rune/kernels/dispatch/reduce_indexed.cuh>
 #include <rune/kernels/dispatch/scan_single_pass.cuh>
 #include <rune/kernels/runtime/cuda_error.hpp>
@@ -18,6 +19,7 @@
 #include "../../detail/host_memory.hpp"
 #include "../../plan/forms.hpp"
 #include "device_sinks.cuh"
+#include "hist_body.cuh"
 #include "redomap_body.cuh"
 #include "scan_body.cuh"
 
@@ -88,7 +90,13 @@ class backend {
   }
 
   template <class... S> void run(map_acc_form<S...> f) { run_sinks(f.n, f.sinks); }
-  template <class... S> void run(histomap_form<S...> f) { run_sinks(f.n, f.sinks); }
+  // Every histomap goes through kernels::histogram: the M/S model picks shared or global
+  // memory, M and S per histogram (plain atomics on the bins when it picks M = 1, S = 1 in
+  // global memory); the form's other sinks are written on the first pass.
+  template <class... S> void run(histomap_form<S...> f) {
+    kernels::histogram(f.n, hist_body<no_context, S...>{no_context{}, to_device(f.sinks)}, stream_);
+    finish_points();
+  }
   template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, f.sinks); }
   // Every maposcanomap in one pass: the decoupled look-back kernel applies g to each scanned
   // value, and folds g's reductions in the same launch.
@@ -166,7 +174,7 @@ class backend {
     return result;
   }
 
-  // Device copies of the sinks: point results redirected to device cells, XCG locks made.
+  // Device copies of the sinks: point results redirected to device cells.
   template <class... S> row<device_sink<S>...> to_device(row<S...>& sinks) {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       return make_row(prepare(get<K>(sinks))...);
@@ -179,18 +187,6 @@ class backend {
     d.result = static_cast<T*>(cell.get());
     copy_backs_.push_back({s.result, cell, sizeof(T)});
     return {d};
-  }
-  template <class Op, class T, class EI, class EV>
-  device_sink<hist_sink<Op, T, EI, EV>> prepare(const hist_sink<Op, T, EI, EV>& s) {
-    int* locks = nullptr;
-    if constexpr (kernels::atomic_class_of<Op, T>() == kernels::atomic_class::xcg) {
-      auto l = kernels::device_allocate(static_cast<std::size_t>(s.nbins) * sizeof(int), stream_);
-      count_bytes(alloc_kind::scratch, static_cast<std::size_t>(s.nbins) * sizeof(int));
-      RUNE_CUDA_CHECK(cudaMemsetAsync(l.get(), 0, static_cast<std::size_t>(s.nbins) * sizeof(int), stream_));
-      locks = static_cast<int*>(l.get());
-      keep_.push_back(l);
-    }
-    return {s, locks};
   }
 
   template <class S, class A> static void store_reduction(const S& s, const A& value) {

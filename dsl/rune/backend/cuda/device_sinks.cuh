@@ -1,8 +1,6 @@
 #pragma once
 // Sinks as the device applies them. Point and reduce results live on the host in the plan,
-// so the backend swaps in device scalars (copied back after the pass); histograms whose
-// atomic class is XCG get a lock per bin.
-#include <rune/kernels/agent/atomic_update.cuh>
+// so the backend swaps in device scalars (copied back after the pass).
 
 #include "../../detail/row.hpp"
 #include "../../plan/eval.hpp"
@@ -14,10 +12,6 @@ namespace rune::detail::cuda {
 
 template <class S> struct device_sink {
   S s;
-};
-template <class Op, class T, class EI, class EV> struct device_sink<hist_sink<Op, T, EI, EV>> {
-  hist_sink<Op, T, EI, EV> s;
-  int* locks;  // XCG only
 };
 
 // Note [Load, then store]
@@ -87,13 +81,7 @@ template <class Op, class T, class EI, class EV>
 __device__ update_loads<EI, EV> load(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i) {
   return load_update(i, d.s.n, d.s.ei, d.s.ev);
 }
-template <class Op, class T, class EI, class EV, class Ctx>
-__device__ void store(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i, const update_loads<EI, EV>& p, const Ctx& c) {
-  if (i >= d.s.n) return;
-  const index_t j = d.s.ei.compute(p.index.value, i, c);
-  if (j < 0 || j >= d.s.nbins) return;
-  kernels::atomic_update(d.s.op, d.s.bins + j, d.s.ev.compute(p.value.value, i, c), d.locks ? d.locks + j : nullptr);
-}
+// A histogram's updates are not stored here: hist_body.cuh hands them to kernels::histogram.
 
 // A reduction's reads; its contribution is returned by the redomap body, not stored here.
 template <class Op, class T, class E> __device__ loaded_of<E> load(const device_sink<reduce_sink<Op, T, E>>& d, index_t i) {

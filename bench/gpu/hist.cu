@@ -1,0 +1,279 @@
+// Issue 5's targets on the GPU: generalized histograms with the M/S model against the plain
+// one-global-atomic-per-update kernel and CUB, in one process, on the same inputs.
+//   bench_gpu_hist [--csv file] [--n N] [--runs R] [--inspect]
+// --inspect: also time rune with the sampling race-factor inspector (kernels/dispatch/hist_inspector.cuh)
+// and print the RF it measured and the plan it led to.
+// Inputs (the paper's section V): N = 5e7 uniform 31-bit ints x; bin = (x % max(1, H/RF)) * RF.
+//   hdw: int32 add of 1                    vs cub::DeviceHistogram::HistogramEven on the bins
+//   cas: 24-bit saturated add of x & 1023  vs cub::DeviceRadixSort::SortPairs + DeviceReduce::ReduceByKey
+//   xcg: argmax over (index, value = x), larger value wins, smaller index breaks ties; 16-byte
+//        pairs (a 64-bit index), so no CAS width fits and the bins take the lock path. Same CUB peer.
+// rune's time is rune::force of the genhist (the fill of fresh bins with ne included); the
+// plain time is the same force with kernels::hist_override{global, M = 1, S = 1}. The CUB
+// sort peer gets its keys and values precomputed (not timed) and sorts only ⌈log2 H⌉ bits:
+// a lower bound on what a sort-based histogram costs.
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rune/kernels/dispatch/histogram.cuh>
+#include <rune/rune.hpp>
+
+#include "timing.cuh"
+
+namespace {
+namespace kn = rune::kernels;
+
+struct bin_of {
+  int distinct, rf;
+  __host__ __device__ int operator()(int x) const { return (x % distinct) * rf; }
+};
+struct saturated24 {
+  __host__ __device__ int operator()(int a, int b) const {
+    const int s = a + b;
+    return s > (1 << 24) - 1 ? (1 << 24) - 1 : s;
+  }
+};
+struct low_bits {
+  __host__ __device__ int operator()(int x) const { return x & 1023; }
+};
+struct argmax {
+  std::int64_t index;
+  std::int32_t value;
+  friend bool operator==(const argmax&, const argmax&) = default;
+};
+struct argmax_op {
+  __host__ __device__ argmax operator()(const argmax& a, const argmax& b) const {
+    if (a.value != b.value) return a.value > b.value ? a : b;
+    return a.index < b.index ? a : b;
+  }
+};
+struct pair_of {
+  __host__ __device__ argmax operator()(int x, rune::index_t i) const { return {i, x}; }
+};
+constexpr argmax argmax_id{INT64_MAX, INT32_MIN};
+
+// Keys and values materialized for the sort peer.
+template <class T, class F> __global__ void make_pairs(const int* xs, long long n, bin_of b, F f, int* keys, T* vals) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    keys[i] = b(xs[i]);
+    vals[i] = f(xs[i], i);
+  }
+}
+struct value_low_bits {
+  __device__ int operator()(int x, long long) const { return x & 1023; }
+};
+struct value_pair {
+  __device__ argmax operator()(int x, long long i) const { return {i, x}; }
+};
+
+int bits_for(long long h) {
+  int b = 1;
+  while ((1LL << b) < h) ++b;
+  return b;
+}
+
+// cub::DeviceRadixSort::SortPairs on ⌈log2 H⌉ bits, then DeviceReduce::ReduceByKey.
+template <class T, class Op> struct sort_reduce {
+  long long n;
+  int bits;
+  int *keys, *keys_sorted, *unique, *runs;
+  T *vals, *vals_sorted, *agg;
+  void* temp = nullptr;
+  std::size_t sort_bytes = 0, reduce_bytes = 0;
+  sort_reduce(long long n_, int bits_, int* k, T* v) : n(n_), bits(bits_), keys(k), vals(v) {
+    RUNE_CUDA_CHECK(cudaMalloc(&keys_sorted, n * sizeof(int)));
+    RUNE_CUDA_CHECK(cudaMalloc(&unique, n * sizeof(int)));
+    RUNE_CUDA_CHECK(cudaMalloc(&runs, sizeof(int)));
+    RUNE_CUDA_CHECK(cudaMalloc(&vals_sorted, n * sizeof(T)));
+    RUNE_CUDA_CHECK(cudaMalloc(&agg, n * sizeof(T)));
+    RUNE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, keys_sorted, vals, vals_sorted, n, 0, bits));
+    RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, keys_sorted, unique, vals_sorted, agg, runs, Op{}, n));
+    RUNE_CUDA_CHECK(cudaMalloc(&temp, std::max(sort_bytes, reduce_bytes)));
+  }
+  void operator()() {
+    RUNE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, sort_bytes, keys, keys_sorted, vals, vals_sorted, n, 0, bits));
+    RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(temp, reduce_bytes, keys_sorted, unique, vals_sorted, agg, runs, Op{}, n));
+  }
+  ~sort_reduce() {
+    for (void* p : {(void*)keys_sorted, (void*)unique, (void*)runs, (void*)vals_sorted, (void*)agg, temp}) cudaFree(p);
+  }
+};
+
+struct result_row {
+  std::string cls;
+  long long H;
+  int rf;
+  std::string path;
+  long long M, S;
+  double rune_ms, plain_ms, peer_ms;
+  std::string peer;
+  bool ok;        // rune == plain
+  bool peer_ok;   // rune == CUB (HistogramEven only)
+  double inspected_ms = 0, rf_seen = 1, inspector_ms = 0;  // --inspect: total time, RF measured, the inspector's share
+  std::string inspected_plan;
+};
+
+std::string path_of(const kn::hist_run_report& r) {
+  if (r.histograms.empty()) return "?";
+  const auto& d = r.histograms[0];
+  if (r.plain) return "plain";
+  return d.shared ? "shared" : "global";
+}
+
+long long arg_ll(int argc, char** argv, const char* name, long long fallback) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == name) return std::atoll(argv[i + 1]);
+  return fallback;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  FILE* csv = bench::open_csv(argc, argv);
+  const long long n = arg_ll(argc, argv, "--n", 50'000'000);
+  const int runs = static_cast<int>(arg_ll(argc, argv, "--runs", 11));
+  bool inspect = false;
+  for (int i = 1; i < argc; ++i) inspect = inspect || std::string(argv[i]) == "--inspect";
+  const long long Hs[] = {31, 127, 505, 2048, 6144, 12288, 24576, 49152, 196608, 393216, 786432, 1572864};
+  const int RFs[] = {1, 63};
+
+  std::vector<int> hx(n);
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> u31(0, INT32_MAX);
+  for (auto& x : hx) x = u31(gen);
+  const auto xs = rune::to_array(hx);
+  const int* d_xs = xs.data();
+
+  const auto& props = kn::current_device_properties();
+  std::printf("device: %d SMs x %d threads, %d bytes opt-in shared memory per block, L2 %d bytes; N = %lld\n",
+              props.sm_count, props.max_threads_per_sm, props.shared_per_block_optin, props.l2_bytes, n);
+
+  int* keys;
+  RUNE_CUDA_CHECK(cudaMalloc(&keys, n * sizeof(int)));
+  std::vector<result_row> rows;
+  const kn::hist_override plain{kn::hist_override::memory::global, 1, 1};
+
+  for (const char* cls : {"hdw", "cas", "xcg"}) {
+    for (int rf : RFs)
+      for (long long H : Hs) {
+        const bin_of b{static_cast<int>(std::max<long long>(1, H / rf)), rf};
+        auto bins = rune::map(b, xs);
+        result_row r{cls, H, rf, "", 0, 0, 0, 0, 0, "", true, true, 0, 1, 0, ""};
+        auto measure = [&](auto hist, auto&& check) {
+          decltype(rune::force(hist)) fast, base;
+          r.rune_ms = bench::median_ms([&] { fast = rune::force(hist); }, runs);
+          const auto report = kn::last_hist_run();
+          r.path = path_of(report);
+          r.M = report.histograms.empty() ? 0 : report.histograms[0].M;
+          r.S = report.histograms.empty() ? 0 : report.histograms[0].S;
+          {
+            kn::scoped_hist_override forced(plain);
+            r.plain_ms = bench::median_ms([&] { base = rune::force(hist); }, runs);
+          }
+          r.ok = fast.to_vector() == base.to_vector();
+          check(fast);
+          if (inspect) {
+            kn::hist_override with_rf;
+            with_rf.inspect_race_factor = true;
+            kn::scoped_hist_override forced(with_rf);
+            decltype(rune::force(hist)) seen;
+            r.inspected_ms = bench::median_ms([&] { seen = rune::force(hist); }, runs);
+            const auto rep = kn::last_hist_run();
+            r.rf_seen = rep.race_factors.empty() ? 1 : rep.race_factors[0];
+            r.inspector_ms = rep.inspect_ms;
+            r.inspected_plan = path_of(rep) + " M=" + std::to_string(rep.histograms.empty() ? 0 : rep.histograms[0].M) +
+                               " S=" + std::to_string(rep.histograms.empty() ? 0 : rep.histograms[0].S);
+            r.ok = r.ok && seen.to_vector() == base.to_vector();
+          }
+        };
+        if (std::string(cls) == "hdw") {
+          auto hist = rune::genhist(H, rune::plus{}, 0, bins, rune::replicate(n, 1));
+          int* d_hist;
+          RUNE_CUDA_CHECK(cudaMalloc(&d_hist, H * sizeof(int)));
+          auto it = thrust::make_transform_iterator(d_xs, b);
+          std::size_t bytes = 0;
+          RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, it, d_hist, static_cast<int>(H + 1), 0,
+                                                              static_cast<int>(H), n));
+          void* temp;
+          RUNE_CUDA_CHECK(cudaMalloc(&temp, bytes));
+          r.peer = "cub::DeviceHistogram::HistogramEven";
+          r.peer_ms = bench::median_ms([&] {
+            RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, it, d_hist, static_cast<int>(H + 1), 0,
+                                                                static_cast<int>(H), n));
+          }, runs);
+          measure(hist, [&](const rune::array<int>& got) {
+            std::vector<int> want(H);
+            RUNE_CUDA_CHECK(cudaMemcpy(want.data(), d_hist, H * sizeof(int), cudaMemcpyDeviceToHost));
+            r.peer_ok = got.to_vector() == want;
+          });
+          RUNE_CUDA_CHECK(cudaFree(temp));
+          RUNE_CUDA_CHECK(cudaFree(d_hist));
+        } else if (std::string(cls) == "cas") {
+          auto hist = rune::genhist(H, saturated24{}, 0, bins, rune::map(low_bits{}, xs));
+          int* vals;
+          RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(int)));
+          make_pairs<<<1024, 256>>>(d_xs, n, b, value_low_bits{}, keys, vals);
+          RUNE_CUDA_CHECK_LAUNCH("make_pairs");
+          {
+            sort_reduce<int, saturated24> peer(n, bits_for(H), keys, vals);
+            r.peer = "cub SortPairs + ReduceByKey";
+            r.peer_ms = bench::median_ms(peer, runs);
+          }
+          measure(hist, [](const auto&) {});
+          RUNE_CUDA_CHECK(cudaFree(vals));
+        } else {
+          auto hist = rune::genhist(H, argmax_op{}, argmax_id, bins, rune::map(pair_of{}, xs, rune::iota(n)));
+          argmax* vals;
+          RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(argmax)));
+          make_pairs<<<1024, 256>>>(d_xs, n, b, value_pair{}, keys, vals);
+          RUNE_CUDA_CHECK_LAUNCH("make_pairs");
+          {
+            sort_reduce<argmax, argmax_op> peer(n, bits_for(H), keys, vals);
+            r.peer = "cub SortPairs + ReduceByKey";
+            r.peer_ms = bench::median_ms(peer, runs);
+          }
+          measure(hist, [](const auto&) {});
+          RUNE_CUDA_CHECK(cudaFree(vals));
+        }
+        std::printf("%-4s H=%-8lld RF=%-3d %-7s M=%-6lld S=%-3lld rune %8.4f ms  plain %8.4f ms (%5.2fx)  %s %8.4f ms (%6.2fx)%s%s\n",
+                    r.cls.c_str(), r.H, r.rf, r.path.c_str(), r.M, r.S, r.rune_ms, r.plain_ms, r.plain_ms / r.rune_ms,
+                    r.peer.c_str(), r.peer_ms, r.peer_ms / r.rune_ms, r.ok ? "" : "  MISMATCH (rune vs plain)",
+                    r.peer_ok ? "" : "  (differs from CUB)");
+        if (inspect)
+          std::printf("     with the RF inspector: %8.4f ms, RF seen %.1f, %s (inspector %.4f ms host time)\n", r.inspected_ms,
+                      r.rf_seen, r.inspected_plan.c_str(), r.inspector_ms);
+        std::fflush(stdout);
+        rows.push_back(r);
+      }
+  }
+  RUNE_CUDA_CHECK(cudaFree(keys));
+
+  // The shared table and CSV (one row per peer); the workload names the model's choice.
+  std::vector<std::string> names;
+  names.reserve(rows.size());
+  std::vector<bench::row> table;
+  for (const auto& r : rows) {
+    names.push_back(r.cls + " H=" + std::to_string(r.H) + " RF=" + std::to_string(r.rf) + " [" + r.path + " M=" +
+                    std::to_string(r.M) + " S=" + std::to_string(r.S) + "]");
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    table.push_back({names[i].c_str(), rows[i].peer.c_str(), rows[i].rune_ms, rows[i].peer_ms});
+    table.push_back({names[i].c_str(), "plain one global atomic per update", rows[i].rune_ms, rows[i].plain_ms});
+    if (inspect) table.push_back({names[i].c_str(), "rune with the RF inspector", rows[i].rune_ms, rows[i].inspected_ms});
+  }
+  bench::print_table(table, csv);
+  if (csv) std::fclose(csv);
+  bool all_ok = true;
+  for (const auto& r : rows) all_ok = all_ok && r.ok;
+  if (!all_ok) std::printf("MISMATCH in at least one row\n");
+  return all_ok ? 0 : 1;
+}

@@ -1,0 +1,163 @@
+#pragma once
+// One block's share of one pass of a generalized histogram (SC20 section III; KERNELS.md,
+// "Generalized histogram"): k histograms updated from one traversal of [0, n), each either
+//   shared: M sub-histograms of this pass's H_chk bins in the block's shared memory, thread t
+//           updating sub-histogram t % M (consecutive threads hit different copies, the
+//           paper's lhid = (tid % M) * H_chk); at the end the block folds its M copies into one
+//           (a tree over the copies, every thread busy) and that into the destination with one
+//           atomic per bin it touched;
+//   global: M sub-histograms in global memory sized for L2 (hist_layout), global thread g
+//           updating sub-histogram g % M, sub-histogram 0 being the destination.
+// Bins outside this pass's chunk [lo, lo + len) are dropped; the dispatch runs S passes.
+#include <cstdint>
+#include <utility>
+
+#include "atomic_update.cuh"
+#include "hist_body.cuh"
+#include "hist_layout.cuh"
+#include "shared_atomic_update.cuh"
+
+namespace rune::kernels {
+
+// The pass's dynamic shared memory: one symbol for every instantiation (extern __shared__
+// arrays of one name must agree on their type), 16-byte aligned for every region in it.
+__device__ inline unsigned char* hist_shared_memory() {
+  extern __shared__ __align__(16) unsigned char rune_hist_shared[];
+  return rune_hist_shared;
+}
+
+// What a thread's updates go to: its own sub-histogram of each histogram.
+template <class Body> struct hist_updater {
+  static constexpr int K = Body::histograms;
+  const Body& body;
+  const hist_pass_params<K>& p;
+  unsigned char* shared;
+  unsigned shared_bins[K > 0 ? K : 1];   // byte offsets of this thread's shared sub-histograms
+  unsigned shared_locks[K > 0 ? K : 1];
+  void* global_bins[K > 0 ? K : 1];      // this thread's global sub-histogram, at bin lo
+  int* global_locks[K > 0 ? K : 1];
+
+  template <int h> __device__ void assign(int tid, index_t gtid) {
+    using V = hist_value_t<Body, h>;
+    const hist_layout& L = p.h[h];
+    if (L.shared) {
+      const unsigned sub = static_cast<unsigned>(tid % L.M) * static_cast<unsigned>(L.stride);
+      shared_bins[h] = L.shared_bins + sub * static_cast<unsigned>(sizeof(V));
+      shared_locks[h] = L.shared_locks + sub * 4u;
+      global_bins[h] = nullptr;
+      global_locks[h] = nullptr;
+    } else {
+      const index_t sub = gtid % L.M;
+      global_bins[h] = sub == 0 ? static_cast<void*>(body.template target<h>().bins + L.lo)
+                                : static_cast<void*>(static_cast<V*>(L.global_subs) + (sub - 1) * L.stride);
+      global_locks[h] = L.global_locks ? L.global_locks + sub * L.stride : nullptr;
+      shared_bins[h] = shared_locks[h] = 0;
+    }
+  }
+
+  template <int h, class T> __device__ void update(index_t j, const T& value) {
+    using V = hist_value_t<Body, h>;
+    const hist_layout& L = p.h[h];
+    // j - lo in unsigned arithmetic: any j outside [lo, lo + len), negative ones included,
+    // lands at or past len (no signed overflow for extreme j).
+    const std::uint64_t b = static_cast<std::uint64_t>(j) - static_cast<std::uint64_t>(L.lo);
+    if (b >= static_cast<std::uint64_t>(L.len)) return;
+    const V v = static_cast<V>(value);
+    const auto op = body.template target<h>().op;
+    if (L.shared) {
+      shared_atomic_update(op, reinterpret_cast<V*>(shared + shared_bins[h]) + b, v,
+                           reinterpret_cast<int*>(shared + shared_locks[h]) + b);
+    } else {
+      atomic_update(op, static_cast<V*>(global_bins[h]) + b, v, global_locks[h] ? global_locks[h] + b : nullptr);
+    }
+  }
+};
+
+template <class Policy, class Body> struct hist_agent {
+  static constexpr int K = Body::histograms;
+  static constexpr int threads = Policy::block_threads;
+  static constexpr int items = hist_body_locks<Body>() ? Policy::items_per_thread_locked : Policy::items_per_thread;
+  static constexpr int tile = threads * items;
+  const Body& body;
+  const hist_pass_params<K>& p;
+  index_t n;
+
+  __device__ void run() const {
+    unsigned char* shared = hist_shared_memory();
+    const int tid = static_cast<int>(threadIdx.x);
+    hist_updater<Body> u{body, p, shared, {}, {}, {}, {}};
+    for_each_histogram([&]<int h>() { u.template assign<h>(tid, index_t(blockIdx.x) * threads + tid); });
+    for_each_histogram([&]<int h>() { init_shared<h>(shared, tid); });
+    __syncthreads();
+    traverse(u);
+    __syncthreads();
+    for_each_histogram([&]<int h>() { flush_shared<h>(shared, tid); });
+  }
+
+  template <class F> __device__ static void for_each_histogram(F&& f) {
+    [&]<int... h>(std::integer_sequence<int, h...>) { (f.template operator()<h>(), ...); }(
+        std::make_integer_sequence<int, K>{});
+  }
+
+  // Tiles of threads x items indices, each thread taking items strided by the block.
+  __device__ void traverse(hist_updater<Body>& u) const {
+    using loaded = typename Body::loaded;
+    for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {
+      const index_t first = base + threadIdx.x;
+      if (base + tile <= n) {
+        loaded v[items];
+#pragma unroll
+        for (int k = 0; k < items; ++k) v[k] = body.load(first + index_t(k) * threads);
+#pragma unroll
+        for (int k = 0; k < items; ++k) body.store(first + index_t(k) * threads, v[k], u, p.first_pass);
+      } else {
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+          const index_t i = first + index_t(k) * threads;
+          if (i < n) body.store(i, body.load(i), u, p.first_pass);
+        }
+      }
+    }
+  }
+
+  // Every shared sub-histogram starts at ne (not zero: ne is the operator's, e.g. INT_MIN for max).
+  template <int h> __device__ void init_shared(unsigned char* shared, int tid) const {
+    using V = hist_value_t<Body, h>;
+    const hist_layout& L = p.h[h];
+    if (!L.shared || L.len == 0) return;
+    const V ne = body.template target<h>().ne;
+    V* bins = reinterpret_cast<V*>(shared + L.shared_bins);
+    const unsigned total = static_cast<unsigned>(L.M) * static_cast<unsigned>(L.stride);
+    for (unsigned e = tid; e < total; e += threads) bins[e] = ne;
+    if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::xcg) {
+      int* locks = reinterpret_cast<int*>(shared + L.shared_locks);
+      for (unsigned e = tid; e < total; e += threads) locks[e] = 0;
+    }
+  }
+
+  // Folds the block's M copies into copy 0 (halving the number of copies each round), then
+  // copy 0 into the destination: one atomic per bin that differs from ne.
+  template <int h> __device__ void flush_shared(unsigned char* shared, int tid) const {
+    using V = hist_value_t<Body, h>;
+    const hist_layout& L = p.h[h];
+    if (!L.shared || L.len == 0) return;  // uniform over the block: the __syncthreads below are safe
+    const auto t = body.template target<h>();
+    V* bins = reinterpret_cast<V*>(shared + L.shared_bins);
+    const unsigned len = static_cast<unsigned>(L.len), stride = static_cast<unsigned>(L.stride);
+    for (unsigned m = static_cast<unsigned>(L.M); m > 1;) {
+      const unsigned half = (m + 1) / 2, count = (m - half) * len;
+      for (unsigned e = tid; e < count; e += threads) {
+        const unsigned s = e / len, b = e - s * len;
+        bins[s * stride + b] = t.op(bins[s * stride + b], bins[(s + half) * stride + b]);
+      }
+      __syncthreads();
+      m = half;
+    }
+    for (unsigned b = tid; b < len; b += threads) {
+      const V acc = bins[b];
+      if (!same_bits(acc, t.ne))
+        atomic_update(t.op, t.bins + L.lo + b, acc, L.global_locks ? L.global_locks + b : nullptr);
+    }
+  }
+};
+}  // namespace rune::kernels

@@ -1,0 +1,44 @@
+#pragma once
+// The interface a histogram pass's body offers the kernels (kernels/ knows nothing of the DSL):
+//
+//   static constexpr int histograms;                 k, the histograms the body updates
+//   template <int h> __host__ __device__ hist_target<Op_h, T_h> target() const;
+//   using loaded = ...;
+//   __device__ loaded load(index_t i) const;          the reads of element i
+//   template <class U> __device__ void store(index_t i, const loaded& p, U& u, bool first_pass) const;
+//       computes element i from p; calls u.template update<h>(j, v) (v of type T_h) once per
+//       update of histogram h, and applies its other effects (stored maps, scatters, points)
+//       only when first_pass: a multi-pass histogram (S > 1) runs the body S times.
+//
+// Load, then store (Note [Load, then store] in the cuda backend): the agents issue the loads
+// of a whole tile before any store, so reads stay in flight together.
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "atomic_update.cuh"
+#include "hist_layout.cuh"
+
+namespace rune::kernels {
+
+template <class Body, int h> using hist_target_t = decltype(std::declval<const Body&>().template target<h>());
+template <class Body, int h> using hist_value_t = decltype(std::declval<hist_target_t<Body, h>>().ne);
+
+// Whether some histogram of the body takes the lock path (XCG).
+template <class Body> constexpr bool hist_body_locks() {
+  return []<int... h>(std::integer_sequence<int, h...>) {
+    return (false || ... ||
+            (atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>() ==
+             atomic_class::xcg));
+  }(std::make_integer_sequence<int, Body::histograms>{});
+}
+
+// Whether x has the bits of y (then it is y: skipping op(b, x) is a no-op when y is neutral).
+template <class T> __device__ bool same_bits(const T& x, const T& y) {
+  const auto* a = reinterpret_cast<const unsigned char*>(&x);
+  const auto* b = reinterpret_cast<const unsigned char*>(&y);
+  for (std::size_t k = 0; k < sizeof(T); ++k)
+    if (a[k] != b[k]) return false;
+  return true;
+}
+}  // namespace rune::kernels

@@ -1,0 +1,33 @@
+#pragma once
+// *bin = op(*bin, v) atomically in shared memory, by atomic class (SC20 III-B). HDW and CAS
+// are the global-memory updates of atomic_update.cuh: the atomics take generic pointers and
+// the compiler emits the shared-memory forms for addresses it can trace to shared memory.
+// CAS on 1- and 2-byte values goes through the aligned 32-bit word holding the value (the
+// agent keeps every shared region 16-byte aligned and padded, so the word stays inside it).
+// XCG differs: the lock lives in shared memory, so only the block contends for it and a
+// block-scope fence orders the critical section.
+#include "atomic_update.cuh"
+
+namespace rune::kernels {
+
+template <class Op, class T> __device__ void shared_xcg_update(const Op& op, T* bin, T v, int* lock) {
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      // Critical section inside the acquiring branch: a diverged warp cannot deadlock.
+      __threadfence_block();
+      coherent_store(bin, op(coherent_load(bin), v));
+      __threadfence_block();
+      atomicExch(lock, 0);
+      done = true;
+    }
+  }
+}
+
+template <class Op, class T> __device__ void shared_atomic_update(const Op& op, T* bin, T v, int* lock) {
+  constexpr atomic_class c = atomic_class_of<Op, T>();
+  if constexpr (c == atomic_class::hdw) hdw_update<Op>(bin, v);
+  else if constexpr (c == atomic_class::cas) cas_update(op, bin, v);
+  else shared_xcg_update(op, bin, v, lock);
+}
+}  // namespace rune::kernels

@@ -1,0 +1,124 @@
+#pragma once
+// Where and how each histogram of a pass runs: the M/S model of tuning/hist_model.hpp fed with
+// the current device's limits, one histogram at a time, plus a process-wide override so tests
+// (and experiments) can force either memory, any M and any S.
+//
+// Note [Shared memory for k histograms]
+// A pass updating k histograms keeps the sub-histograms of all its shared-memory histograms in
+// one block's shared memory. Each histogram is first planned with L/k; those that still pick
+// shared memory are planned again with L divided among just them (a larger L only lowers S,
+// so they stay in shared memory). The passes of the form are the largest S; a histogram with
+// fewer passes sits out the later ones (its chunk is empty there).
+//
+// Note [Why M is capped by the grid]
+// The model's T is the device's resident thread count; the pass runs grid x B threads, which
+// is fewer when a block takes most of shared memory (one 1024-thread block per SM, not two).
+// Global sub-histograms beyond the threads that exist would stay at ne and only cost the
+// combine, so the dispatch caps M by the threads it launches.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include <rune/config.hpp>
+
+#include "../runtime/device_properties.hpp"
+#include "../tuning/hist_model.hpp"
+
+namespace rune::kernels {
+
+// The model's device row, read off the device: L the opt-in shared memory per block, the L2,
+// T_hw = SMs x threads per SM, B the policy's block size; `line` is the model's constant.
+template <class Policy> tuning::hist_device current_hist_device() {
+  const device_properties& d = current_device_properties();
+  return {"current", static_cast<double>(d.shared_per_block_optin), static_cast<double>(d.l2_bytes),
+          static_cast<std::int64_t>(d.sm_count) * d.max_threads_per_sm, Policy::block_threads,
+          tuning::hist_h100.l2_line_bytes};
+}
+
+// Forces a memory, M or S (0: the model's). Forced values are clamped to what fits: shared M
+// to [1, B] and S up to what the shared memory needs; S at most H.
+struct hist_override {
+  enum class memory { model, shared, global } where = memory::model;
+  std::int64_t M = 0;
+  std::int64_t S = 0;
+  // Run the sampling race-factor inspector (dispatch/hist_inspector.cuh) when a histogram
+  // would go to global memory, and plan with its RF instead of 1. Off by default: it costs
+  // a sampling pass and a synchronization (the benchmark measures both).
+  bool inspect_race_factor = false;
+};
+
+// The process-wide override every histogram pass reads (a test hook; not thread-safe).
+inline hist_override& hist_forced() {
+  static hist_override o;
+  return o;
+}
+struct scoped_hist_override {
+  hist_override saved;
+  explicit scoped_hist_override(hist_override o) : saved(hist_forced()) { hist_forced() = o; }
+  ~scoped_hist_override() { hist_forced() = saved; }
+  scoped_hist_override(const scoped_hist_override&) = delete;
+  scoped_hist_override& operator=(const scoped_hist_override&) = delete;
+};
+
+struct hist_request {
+  index_t n;
+  index_t bins;
+  std::int64_t elem_bytes;
+  tuning::atomic_class cls;
+  double race_factor = 1;  // RF = 1 unless the inspector measured one
+};
+
+struct hist_decision {
+  bool active = false;  // some bins (H > 0)
+  bool shared = false;
+  std::int64_t M = 1, S = 1, H_chk = 0;
+};
+
+// One histogram's memory, M, S and H_chk with `shared_bytes` of shared memory to itself.
+inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d, double shared_bytes,
+                                    const hist_override& o) {
+  hist_decision out;
+  if (r.bins <= 0) return out;
+  out.active = true;
+  d.shared_bytes = shared_bytes;
+  const tuning::hist_problem problem{std::max<index_t>(1, r.n), r.bins, std::clamp(r.race_factor, 1.0, 1e12), r.elem_bytes, r.cls};
+  const tuning::hist_plan plan = tuning::hist_model(problem, d);
+  const double el = static_cast<double>(tuning::hist_bin_bytes(problem));
+  bool shared = plan.run == tuning::hist_memory::shared;
+  if (o.where == hist_override::memory::shared) shared = plan.shared_fits;
+  if (o.where == hist_override::memory::global) shared = false;
+  const tuning::hist_choice c = shared ? plan.shared : plan.global;
+  std::int64_t M = o.M > 0 ? o.M : c.M, S = o.S > 0 ? o.S : c.S;
+  if (shared) {
+    M = std::clamp<std::int64_t>(M, 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(shared_bytes / el)));
+    M = std::min<std::int64_t>(M, d.block);
+    const std::int64_t len = std::max<std::int64_t>(1, static_cast<std::int64_t>(shared_bytes / (el * static_cast<double>(M))));
+    S = std::max<std::int64_t>(S, (r.bins + len - 1) / len);
+  } else {
+    M = std::max<std::int64_t>(1, M);
+  }
+  S = std::clamp<std::int64_t>(S, 1, r.bins);
+  out.shared = shared;
+  out.M = M;
+  out.S = S;
+  out.H_chk = (r.bins + S - 1) / S;
+  return out;
+}
+
+// Every histogram of a pass (Note [Shared memory for k histograms]); `slack` bytes per
+// histogram are held back for the 16-byte alignment of its shared regions.
+template <std::size_t K>
+std::array<hist_decision, K> plan_histograms(const std::array<hist_request, K>& rs, const tuning::hist_device& d,
+                                             const hist_override& o) {
+  constexpr double slack = 64;
+  std::array<hist_decision, K> out{};
+  const double L = d.shared_bytes - slack * static_cast<double>(K);
+  for (std::size_t h = 0; h < K; ++h) out[h] = plan_histogram(rs[h], d, L / static_cast<double>(K), o);
+  std::size_t shared = 0;
+  for (const auto& x : out) shared += x.active && x.shared ? 1 : 0;
+  if (shared > 0 && shared < K)
+    for (std::size_t h = 0; h < K; ++h)
+      if (out[h].active && out[h].shared) out[h] = plan_histogram(rs[h], d, L / static_cast<double>(shared), o);
+  return out;
+}
+}  // namespace rune::kernels
