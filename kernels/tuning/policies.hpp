@@ -25,8 +25,9 @@ struct reduce_policy_sm90 {
 template <class L> constexpr std::size_t bytes_loaded() { return std::is_empty_v<L> ? 0 : sizeof(L); }
 
 // Single-pass scans (maposcanomap). Items per thread come from a budget of bytes per thread
-// over what one element costs: the larger of the scanned value and the bytes f and g load for
-// it (the thesis' model counts every array a fused body reads, not just the scanned one).
+// over what one element costs: the largest of the scanned value, the bytes f loads and the
+// bytes g loads for it (the thesis' model counts every array a fused body reads, not just the
+// scanned one). f's and g's loads are not in flight together: g loads after the look-back.
 // Measured on the H100 (bench/results/2026-11-22-h100-scan.md): 64 bytes beat 32 and 96 for
 // int32 sums; a heavier g wants fewer items. Capped so the tile's transpose of its largest
 // exchanged type (the scanned value, or a reduction's contribution) fits max_tile_bytes.
@@ -47,7 +48,8 @@ struct scan_policy_sm90 {
   static constexpr int max_items = 32;
   static constexpr int max_tile_bytes = 32 * 1024;
   template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T)> static constexpr int items_for() {
-    const std::size_t loads = bytes_loaded<typename F::loaded>() + bytes_loaded<typename G::loaded>();
+    const std::size_t f_loads = bytes_loaded<typename F::loaded>(), g_loads = bytes_loaded<typename G::loaded>();
+    const std::size_t loads = f_loads > g_loads ? f_loads : g_loads;
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
     int items = static_cast<int>(bytes_per_thread / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
