@@ -76,7 +76,7 @@ template <class Body> struct hist_updater {
 template <class Policy, class Body> struct hist_agent {
   static constexpr int K = Body::histograms;
   static constexpr int threads = Policy::block_threads;
-  static constexpr int items = hist_body_locks<Body>() ? Policy::items_per_thread_locked : Policy::items_per_thread;
+  static constexpr int items = Policy::template items_for<typename Body::loaded>(hist_body_weight<Body>());
   static constexpr int tile = threads * items;
   const Body& body;
   const hist_pass_params<K>& p;

@@ -33,6 +33,22 @@ template <class Body> constexpr bool hist_body_locks() {
   }(std::make_integer_sequence<int, Body::histograms>{});
 }
 
+// Whether some histogram of the body updates a 1- or 2-byte value (a masked CAS on its word).
+template <class Body> constexpr bool hist_body_subword() {
+  return []<int... h>(std::integer_sequence<int, h...>) {
+    return (false || ... || (sizeof(hist_value_t<Body, h>) < 4));
+  }(std::make_integer_sequence<int, Body::histograms>{});
+}
+
+// How heavy one element's updates are, for the policy's items per thread.
+enum class hist_update_weight { light, heavy, fused, locked };
+template <class Body> constexpr hist_update_weight hist_body_weight() {
+  if (hist_body_locks<Body>()) return hist_update_weight::locked;
+  if (Body::histograms > 1) return hist_update_weight::fused;
+  if (hist_body_subword<Body>()) return hist_update_weight::heavy;
+  return hist_update_weight::light;
+}
+
 // Whether x has the bits of y (then it is y: skipping op(b, x) is a no-op when y is neutral).
 template <class T> __device__ bool same_bits(const T& x, const T& y) {
   const auto* a = reinterpret_cast<const unsigned char*>(&x);

@@ -186,7 +186,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
                            std::to_string(Policy::block_threads) + " threads with " + std::to_string(shared_bytes) +
                            " bytes of shared memory");
   per_sm = std::min(per_sm, Policy::blocks_per_sm);
-  constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
+  constexpr index_t tile = index_t(hist_agent<Policy, Body>::tile);
   const index_t grid = std::min<index_t>((n + tile - 1) / tile, index_t(per_sm) * props.sm_count);
   const index_t threads = grid * Policy::block_threads;
 

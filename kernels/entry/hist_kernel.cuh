@@ -7,7 +7,7 @@
 namespace rune::kernels {
 
 template <class Policy, class Body>
-__global__ void __launch_bounds__(Policy::block_threads, hist_body_locks<Body>() ? Policy::min_blocks_per_sm_locked : Policy::min_blocks_per_sm)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_for(hist_body_weight<Body>()))
     hist_pass_kernel(index_t n, Body body, hist_pass_params<Body::histograms> p) {
   hist_agent<Policy, Body>{body, p, n}.run();
 }
