@@ -128,15 +128,20 @@ template <class T> __device__ void coherent_store(T* p, const T& x) {
   }
 }
 
-// XCG: `locks` has one int per bin, all zero when unlocked.
-template <class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock) {
+// XCG: `lock` is an int per bin, zero when unlocked. BlockScope: the lock and bin live in
+// shared memory, so only the block contends and a block-scope fence orders the section.
+template <bool BlockScope = false> __device__ void xcg_fence() {
+  if constexpr (BlockScope) __threadfence_block();
+  else __threadfence();
+}
+template <bool BlockScope = false, class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock) {
   bool done = false;
   while (!done) {
     if (atomicCAS(lock, 0, 1) == 0) {
       // Critical section inside the acquiring branch: a diverged warp cannot deadlock.
-      __threadfence();  // acquire: the previous holder's write is visible
+      xcg_fence<BlockScope>();  // acquire: the previous holder's write is visible
       coherent_store(bin, op(coherent_load(bin), v));
-      __threadfence();  // release: the write is visible before the lock is
+      xcg_fence<BlockScope>();  // release: the write is visible before the lock is
       atomicExch(lock, 0);
       done = true;
     }

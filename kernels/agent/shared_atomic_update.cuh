@@ -10,24 +10,10 @@
 
 namespace rune::kernels {
 
-template <class Op, class T> __device__ void shared_xcg_update(const Op& op, T* bin, T v, int* lock) {
-  bool done = false;
-  while (!done) {
-    if (atomicCAS(lock, 0, 1) == 0) {
-      // Critical section inside the acquiring branch: a diverged warp cannot deadlock.
-      __threadfence_block();
-      coherent_store(bin, op(coherent_load(bin), v));
-      __threadfence_block();
-      atomicExch(lock, 0);
-      done = true;
-    }
-  }
-}
-
 template <class Op, class T> __device__ void shared_atomic_update(const Op& op, T* bin, T v, int* lock) {
   constexpr atomic_class c = atomic_class_of<Op, T>();
   if constexpr (c == atomic_class::hdw) hdw_update<Op>(bin, v);
   else if constexpr (c == atomic_class::cas) cas_update(op, bin, v);
-  else shared_xcg_update(op, bin, v, lock);
+  else xcg_update<true>(op, bin, v, lock);
 }
 }  // namespace rune::kernels
