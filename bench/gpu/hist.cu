@@ -1,8 +1,13 @@
 // Issue 5's targets on the GPU: generalized histograms with the M/S model against the plain
 // one-global-atomic-per-update kernel and CUB, in one process, on the same inputs.
-//   bench_gpu_hist [--csv file] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg]
+//   bench_gpu_hist [--csv file] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg] [--sweep file]
 // --inspect: also time rune with the sampling race-factor inspector (kernels/dispatch/hist_inspector.cuh)
 // and print the RF it measured and the plan it led to.
+// --sweep: the paper's model validation (SC20 Fig. 7) instead of the peers: the model's choice
+// ("auto") against every static choice the paper tries, shared memory with M_0 = 1 and
+// M_k = floor(k B / min(H, B)) for k in {1, 3, 6, 9} (multi-pass as needed), global memory with
+// M in {1, 4, 8, 16, 32} and no multi-pass; one CSV row per choice in `file`, and per point
+// the best static choice and auto's slowdown against it.
 // Inputs (the paper's section V): N = 5e7 uniform 31-bit ints x; bin = (x % max(1, H/RF)) * RF.
 //   hdw: int32 add of 1                    vs cub::DeviceHistogram::HistogramEven on the bins
 //   cas: 24-bit saturated add of x & 1023  vs cub::DeviceRadixSort::SortPairs + DeviceReduce::ReduceByKey
@@ -143,6 +148,27 @@ std::string arg_str(int argc, char** argv, const char* name) {
   return {};
 }
 
+// One static choice of SC20 Fig. 7, or the model's ("auto": no override).
+struct static_choice {
+  std::string label;
+  bool is_auto;
+  kn::hist_override o;
+};
+
+std::vector<static_choice> fig7_choices(long long H) {
+  const long long B = kn::hist_policy_sm90::block_threads;
+  std::vector<static_choice> out{{"auto", true, {}}};
+  for (int k : {0, 1, 3, 6, 9}) {
+    const long long M = k == 0 ? 1 : k * B / std::min(H, B);
+    // S = 1 asks for the fewest passes that fit M copies (histogram_plan.hpp raises it).
+    out.push_back({"shared M" + std::to_string(k) + "=" + std::to_string(M), false,
+                   {kn::hist_override::memory::shared, M, 1}});
+  }
+  for (long long M : {1, 4, 8, 16, 32})
+    out.push_back({"global M=" + std::to_string(M), false, {kn::hist_override::memory::global, M, 1}});
+  return out;
+}
+
 long long arg_ll(int argc, char** argv, const char* name, long long fallback) {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == name) return std::atoll(argv[i + 1]);
@@ -156,6 +182,14 @@ int main(int argc, char** argv) {
   const int runs = static_cast<int>(arg_ll(argc, argv, "--runs", 11));
   bool inspect = false;
   for (int i = 1; i < argc; ++i) inspect = inspect || std::string(argv[i]) == "--inspect";
+  const std::string sweep_file = arg_str(argc, argv, "--sweep");
+  FILE* sweep = sweep_file.empty() ? nullptr : std::fopen(sweep_file.c_str(), "w");
+  if (!sweep_file.empty() && !sweep) {
+    std::fprintf(stderr, "bench_gpu_hist: cannot write %s\n", sweep_file.c_str());
+    return 2;
+  }
+  if (sweep) std::fprintf(sweep, "class,H,RF,choice,path,M,S,ms,auto_ms,slowdown_vs_this\n");
+  int sweep_worst_points = 0;
   const long long Hs[] = {31, 127, 505, 2048, 6144, 12288, 24576, 49152, 196608, 393216, 786432, 1572864};
   const int RFs[] = {1, 63};
 
@@ -183,7 +217,46 @@ int main(int argc, char** argv) {
         const bin_of b{static_cast<int>(std::max<long long>(1, H / rf)), rf};
         auto bins = rune::map(b, xs);
         result_row r{cls, H, rf, "", 0, 0, 0, 0, 0, "", true, true, 0, 1, 0, ""};
+        // Fig. 7: every choice's time; auto's slowdown against the best static one.
+        auto validate_model = [&](auto hist) {
+          decltype(rune::force(hist)) want = rune::force(hist), got;
+          double auto_ms = 0, best_ms = 1e300;
+          std::string best;
+          struct timed_choice {
+            std::string label, path;
+            long long M, S;
+            double ms;
+          };
+          std::vector<timed_choice> times;
+          for (const auto& c : fig7_choices(H)) {
+            kn::scoped_hist_override forced(c.o);
+            const double ms = timed([&] { got = rune::force(hist); }, runs);
+            const auto rep = kn::last_hist_run();
+            r.ok = r.ok && got.to_vector() == want.to_vector();
+            if (c.is_auto) auto_ms = ms;
+            else if (ms < best_ms) best_ms = ms, best = c.label;
+            times.push_back({c.label, path_of(rep), rep.histograms.empty() ? 0 : (long long)rep.histograms[0].M,
+                             rep.histograms.empty() ? 0 : (long long)rep.histograms[0].S, ms});
+          }
+          for (const auto& t : times)
+            std::fprintf(sweep, "%s,%lld,%d,%s,%s,%lld,%lld,%.5f,%.5f,%.4f\n", cls, H, rf, t.label.c_str(), t.path.c_str(),
+                         t.M, t.S, t.ms, auto_ms, auto_ms / t.ms);
+          const double slowdown = auto_ms / best_ms;
+          sweep_worst_points += slowdown > 1.10 ? 1 : 0;
+          std::printf("%-4s H=%-8lld RF=%-3d auto %-7s M=%-6lld S=%-3lld %8.4f ms   best static %-16s %8.4f ms   auto/best %5.2f%s\n",
+                      cls, H, rf, r.path.c_str(), r.M, r.S, auto_ms, best.c_str(), best_ms, slowdown,
+                      slowdown > 1.10 ? "  (> 1.10)" : "");
+        };
         auto measure = [&](auto hist, auto&& check) {
+          if (sweep) {
+            (void)rune::force(hist);
+            const auto report = kn::last_hist_run();
+            r.path = path_of(report);
+            r.M = report.histograms.empty() ? 0 : report.histograms[0].M;
+            r.S = report.histograms.empty() ? 0 : report.histograms[0].S;
+            validate_model(hist);
+            return;
+          }
           decltype(rune::force(hist)) fast, base;
           r.rune_ms = timed([&] { fast = rune::force(hist); }, runs);
           const auto report = kn::last_hist_run();
@@ -221,7 +294,7 @@ int main(int argc, char** argv) {
           void* temp;
           RUNE_CUDA_CHECK(cudaMalloc(&temp, bytes));
           r.peer = "cub::DeviceHistogram::HistogramEven";
-          r.peer_ms = timed([&] {
+          if (!sweep) r.peer_ms = timed([&] {
             RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, it, d_hist, static_cast<int>(H + 1), 0,
                                                                 static_cast<int>(H), n));
           }, runs);
@@ -238,7 +311,7 @@ int main(int argc, char** argv) {
           RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(int)));
           make_pairs<<<1024, 256>>>(d_xs, n, b, value_low_bits{}, keys, vals);
           RUNE_CUDA_CHECK_LAUNCH("make_pairs");
-          {
+          if (!sweep) {
             sort_reduce<int, saturated24> peer(n, bits_for(H), keys, vals);
             r.peer = "cub SortPairs + ReduceByKey";
             r.peer_ms = timed(peer, runs);
@@ -251,13 +324,18 @@ int main(int argc, char** argv) {
           RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(argmax)));
           make_pairs<<<1024, 256>>>(d_xs, n, b, value_pair{}, keys, vals);
           RUNE_CUDA_CHECK_LAUNCH("make_pairs");
-          {
+          if (!sweep) {
             sort_reduce<argmax, argmax_op> peer(n, bits_for(H), keys, vals);
             r.peer = "cub SortPairs + ReduceByKey";
             r.peer_ms = timed(peer, runs);
           }
           measure(hist, [](const auto&) {});
           RUNE_CUDA_CHECK(cudaFree(vals));
+        }
+        if (sweep) {
+          std::fflush(stdout);
+          rows.push_back(r);
+          continue;
         }
         std::printf("%-4s H=%-8lld RF=%-3d %-7s M=%-6lld S=%-3lld rune %8.4f ms  plain %8.4f ms (%5.2fx)  %s %8.4f ms (%6.2fx)%s%s\n",
                     r.cls.c_str(), r.H, r.rf, r.path.c_str(), r.M, r.S, r.rune_ms, r.plain_ms, r.plain_ms / r.rune_ms,
@@ -271,6 +349,15 @@ int main(int argc, char** argv) {
       }
   }
   RUNE_CUDA_CHECK(cudaFree(keys));
+
+  if (sweep) {
+    std::fclose(sweep);
+    bool all_ok = true;
+    for (const auto& r : rows) all_ok = all_ok && r.ok;
+    std::printf("model validation: %zu points, %d where auto is more than 10%% slower than the best static choice%s\n",
+                rows.size(), sweep_worst_points, all_ok ? "" : "; MISMATCH in at least one choice");
+    return all_ok ? 0 : 1;
+  }
 
   // The shared table and CSV (one row per peer); the workload names the model's choice.
   std::vector<std::string> names;

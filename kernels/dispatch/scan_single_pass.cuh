@@ -19,19 +19,28 @@
 
 namespace rune::kernels {
 
-template <class Policy, class T, class Op, class F, class G, class R>
-void launch_scan(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
+template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
+void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
                  index_t tiles, cudaStream_t stream) {
-  using agent = scan_agent<Policy, T, Op, F, G, R>;
+  using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   // At least 8 bytes a value: packed tile words are 8 or 16 bytes, one per tile.
   const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
   const tile_state_lease st =
       tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
   // Persistent: as many blocks as are resident at once (scan_agent.cuh, Note [Persistent scan blocks]).
-  const index_t resident = resident_blocks(scan_kernel<Policy, T, Op, F, G, R>, Policy::block_threads, Policy::blocks_per_sm);
+  const index_t resident =
+      resident_blocks(scan_kernel<Policy, Segmented, T, Op, F, G, R>, Policy::block_threads, Policy::blocks_per_sm);
   const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  scan_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
+  scan_kernel<Policy, Segmented><<<grid, Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
+}
+
+// A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented).
+template <class Policy, class T, class Op, class F, class G, class R>
+void launch_scan(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
+                 index_t tiles, cudaStream_t stream) {
+  if (seg > 0) launch_scan_kernel<Policy, true>(n, seg, exclusive, ne, op, f, g, r, tiles, stream);
+  else launch_scan_kernel<Policy, false>(n, seg, exclusive, ne, op, f, g, r, tiles, stream);
 }
 
 template <class Policy, class T, class F, class G, class R> constexpr index_t scan_tiles(index_t n) {

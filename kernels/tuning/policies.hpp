@@ -40,6 +40,11 @@ template <class L> constexpr std::size_t bytes_loaded() { return std::is_empty_v
 //   128 threads, 6 blocks/SM: 0.379 / 0.857 / 0.405 / 0.439 / 0.351
 //   512 threads, 2 blocks/SM: 0.466 / 0.963 / 0.459 / 0.453 / 0.541
 // Smaller blocks idle fewer warps at the barrier that waits for the look-back.
+// Tried and dropped (H100, 1e8, same process as the unchanged kernel, ms before -> after):
+// drawing the next tile's ticket early and issuing its f loads before the look-back, to keep
+// bytes in flight while warp 0 waits: int32 0.351 -> 0.401, int64 0.82 -> 1.12, filter 0.384
+// -> 0.82, scan + min + last 0.36 -> 0.60. A tile drawn early publishes its aggregate a whole
+// tile later, so every successor's look-back waits longer; the extra registers also spill.
 struct scan_policy_sm90 {
   static constexpr int block_threads = 128;
   static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
