@@ -10,7 +10,7 @@
 //   1. the split dimension of every node: its box is the bounds of all points narrowed by the
 //      medians of its ancestors (updateBounds); the dimension of largest extent wins, and the
 //      closest ancestor that split the same dimension is recorded (findClosestMed). A map over
-//      the level's nodes, scattered into the tree's arrays: one pass with two scatters;
+//      the level's nodes, scattered into the tree's array of splits: one pass;
 //   2. every point's coordinate in its node's dimension, as a 32-bit sort key: a map, one pass;
 //   3. every node's segment sorted by that key: the segmented radix sort of radix_sort.cpp
 //      with the node as segment (segmented_radix_sort.hpp: genhist of the digit counts with
@@ -123,18 +123,20 @@ struct key_of_point {
   RUNE_FN std::uint32_t operator()(keyed_point p) const { return p.key; }
 };
 
-struct split_choice {
+// How an inner node splits (the thesis keeps the two fields in two arrays).
+struct split {
   std::int32_t dim;                // median_dims
   std::int32_t same_dim_ancestor;  // clanc_eqdim: the closest ancestor splitting dim, or -1
 };
+RUNE_FN constexpr split unsplit() { return {-1, -1}; }
 
 // The split of `node` at `level`: the dimension of largest extent of its box, the bounds of
 // all points narrowed by its ancestors' medians (a +infinity median, from padding, narrows
 // nothing), the first one on ties. Reads the ancestors' entries of the tree's arrays only.
-// Bounds, Dims and Medians are anything indexable: rune views, raw pointers.
-template <class Bounds, class Dims, class Medians>
-RUNE_FN split_choice choose_split(index_t node, int level, int d, Bounds lower, Bounds upper, Dims dims, Medians medians) {
-  split_choice best{-1, -1};
+// Bounds, Splits and Medians are anything indexable: rune views, raw pointers.
+template <class Bounds, class Splits, class Medians>
+RUNE_FN split choose_split(index_t node, int level, int d, Bounds lower, Bounds upper, Splits splits, Medians medians) {
+  split best = unsplit();
   float widest = 0;
   for (int k = 0; k < d; ++k) {
     float lo = lower[k], hi = upper[k];
@@ -143,7 +145,7 @@ RUNE_FN split_choice choose_split(index_t node, int level, int d, Bounds lower, 
     for (int depth = 1; depth <= level; ++depth) {
       const index_t span = index_t{1} << (level - depth);
       const index_t child = (node + 1 - span) / span;  // the node's ancestor at `depth`
-      if (dims[ancestor] == k && !std::isinf(medians[ancestor])) (child % 2 == 0 ? lo : hi) = medians[ancestor];
+      if (splits[ancestor].dim == k && !std::isinf(medians[ancestor])) (child % 2 == 0 ? lo : hi) = medians[ancestor];
       ancestor = child;
     }
     const float extent = std::fabs(hi - lo);
@@ -154,7 +156,7 @@ RUNE_FN split_choice choose_split(index_t node, int level, int d, Bounds lower, 
   }
   for (index_t at = node; at != 0 && best.same_dim_ancestor < 0;) {
     at = (at - 1) / 2;
-    if (dims[at] == best.dim) best.same_dim_ancestor = static_cast<std::int32_t>(at);
+    if (splits[at].dim == best.dim) best.same_dim_ancestor = static_cast<std::int32_t>(at);
   }
   return best;
 }
@@ -162,7 +164,7 @@ RUNE_FN split_choice choose_split(index_t node, int level, int d, Bounds lower, 
 // ---- the tree, on the host ----------------------------------------------------------------
 
 struct host_tree {
-  std::vector<std::int32_t> split_dim, same_dim_ancestor;  // per inner node, in heap order
+  std::vector<split> splits;  // per inner node, in heap order
   std::vector<float> median;
   std::vector<std::int32_t> indir;  // the original index of every point, in leaf order
 };
@@ -176,16 +178,15 @@ static host_tree build_sequentially(const std::vector<float>& coords, const prob
       lower[k] = std::min(lower[k], coords[i * d + k]);
       upper[k] = std::max(upper[k], coords[i * d + k]);
     }
-  host_tree t{std::vector<std::int32_t>(p.shape.inner, -1), std::vector<std::int32_t>(p.shape.inner, -1),
-              std::vector<float>(p.shape.inner, 0.0f), std::vector<std::int32_t>(p.shape.padded)};
+  host_tree t{std::vector<split>(p.shape.inner, unsplit()), std::vector<float>(p.shape.inner, 0.0f),
+              std::vector<std::int32_t>(p.shape.padded)};
   std::iota(t.indir.begin(), t.indir.end(), 0);
   std::vector<keyed_point> segment;
   for (int level = 0; level < p.shape.levels; ++level) {
     const index_t nodes = index_t{1} << level, first = nodes - 1, len = p.shape.padded >> level;
     for (index_t k = 0; k < nodes; ++k) {
-      const split_choice c = choose_split(first + k, level, d, lower.data(), upper.data(), t.split_dim.data(), t.median.data());
-      t.split_dim[first + k] = c.dim;
-      t.same_dim_ancestor[first + k] = c.same_dim_ancestor;
+      const split c = choose_split(first + k, level, d, lower.data(), upper.data(), t.splits.data(), t.median.data());
+      t.splits[first + k] = c;
       segment.clear();
       for (index_t i = k * len; i < (k + 1) * len; ++i)
         segment.push_back({float_key(coords[t.indir[i] * index_t{d} + c.dim]), t.indir[i]});
@@ -211,7 +212,7 @@ static void check_invariant(const char* who, const host_tree& t, const std::vect
     for (index_t k = 0; k < nodes; ++k) {
       const index_t node = nodes - 1 + k;
       for (index_t j = 0; j < len; ++j) {
-        const float x = coords[t.indir[k * len + j] * index_t{p.d} + t.split_dim[node]];
+        const float x = coords[t.indir[k * len + j] * index_t{p.d} + t.splits[node].dim];
         if (j < len / 2 ? x > t.median[node] : x < t.median[node])
           example::mismatch("kd_tree", std::string(who) + ": point " + std::to_string(t.indir[k * len + j]) +
                                            " lies on the wrong side of node " + std::to_string(node) + "'s median");
@@ -228,10 +229,18 @@ template <class T> static void check_equal(const char* who, const char* what, co
                                        std::to_string(want[i]));
 }
 
+template <class F> static std::vector<std::int32_t> field(const std::vector<split>& splits, F of) {
+  std::vector<std::int32_t> out;
+  for (const split& s : splits) out.push_back(of(s));
+  return out;
+}
+
 static void check_tree(const char* who, const host_tree& got, const host_tree& want) {
-  check_equal(who, "split_dim", got.split_dim, want.split_dim);
+  const auto dim = [](const split& s) { return s.dim; };
+  const auto ancestor = [](const split& s) { return s.same_dim_ancestor; };
+  check_equal(who, "split dimension", field(got.splits, dim), field(want.splits, dim));
   check_equal(who, "median", got.median, want.median);
-  check_equal(who, "same_dim_ancestor", got.same_dim_ancestor, want.same_dim_ancestor);
+  check_equal(who, "closest same-dimension ancestor", field(got.splits, ancestor), field(want.splits, ancestor));
   check_equal(who, "indir", got.indir, want.indir);
 }
 
@@ -240,7 +249,7 @@ static void check_tree(const char* who, const host_tree& got, const host_tree& w
 // What the levels read and update.
 struct construction {
   rune::array<float> lower, upper;  // the bounds of all points, per dimension
-  rune::array<std::int32_t> split_dim, same_dim_ancestor;
+  rune::array<split> splits;
   rune::array<float> median;
   rune::array<keyed_point> order;  // .point: the points in the order of the nodes' segments
 };
@@ -255,42 +264,37 @@ static construction start(const rune::array<float>& points, const problem& p, bo
   auto coord = rune::map([=] RUNE_FN (index_t e) -> float { return pts[e]; }, coords);
   auto lower = rune::genhist(d, rune::min{}, std::numeric_limits<float>::max(), dim_of, coord);
   auto upper = rune::genhist(d, rune::max{}, std::numeric_limits<float>::lowest(), dim_of, coord);
-  auto unsplit = rune::replicate(p.shape.inner, std::int32_t{-1});
-  auto unset = rune::replicate(p.shape.inner, 0.0f);
-  auto identity = rune::map([] RUNE_FN (index_t i) -> keyed_point { return {0, static_cast<std::int32_t>(i)}; },
-                            rune::iota(p.shape.padded));
-  static_assert(rune::plan_of<decltype(lower), decltype(upper), decltype(unsplit), decltype(unset), decltype(identity)>::passes == 1,
+  auto no_splits = rune::replicate(p.shape.inner, unsplit());
+  auto no_medians = rune::replicate(p.shape.inner, 0.0f);
+  auto input_order = rune::map([] RUNE_FN (index_t i) -> keyed_point { return {0, static_cast<std::int32_t>(i)}; },
+                               rune::iota(p.shape.padded));
+  static_assert(rune::plan_of<decltype(lower), decltype(upper), decltype(no_splits), decltype(no_medians),
+                              decltype(input_order)>::passes == 1,
                 "two histograms of the same input and three maps: one histomap pass");
-  if (plan != nullptr) *plan += rune::explain(lower, upper, unsplit, unset, identity);
-  auto [lo, hi, dims, medians, order] = unfused ? rune::force(lower, upper, unsplit, unset, identity, rune::unfused)
-                                                : rune::force(lower, upper, unsplit, unset, identity);
-  // split_dim and same_dim_ancestor start as the same -1s: both are scattered into as lvalues
-  // (choose_splits), so the first scatter into each copies them.
-  return {lo, hi, dims, dims, medians, order};
+  if (plan != nullptr) *plan += rune::explain(lower, upper, no_splits, no_medians, input_order);
+  auto [lo, hi, splits, medians, order] =
+      unfused ? rune::force(lower, upper, no_splits, no_medians, input_order, rune::unfused)
+              : rune::force(lower, upper, no_splits, no_medians, input_order);
+  return {lo, hi, splits, medians, order};
 }
 
-// Step 1: the split of every node of the level. One pass with two scatters.
+// Step 1: the split of every node of the level. One pass.
 static void choose_splits(construction& c, const problem& p, int level, bool unfused, std::string* plan) {
   const index_t first = (index_t{1} << level) - 1;
   const int d = p.d;
   const auto lower = c.lower.view(), upper = c.upper.view();
-  const auto dims = c.split_dim.view();
+  const auto splits = c.splits.view();
   const auto medians = c.median.view();
   auto nodes = rune::iota(index_t{1} << level);
-  auto choice = rune::map(
-      [=] RUNE_FN (index_t k) -> split_choice { return choose_split(first + k, level, d, lower, upper, dims, medians); },
-      nodes);
+  auto chosen = rune::map(
+      [=] RUNE_FN (index_t k) -> split { return choose_split(first + k, level, d, lower, upper, splits, medians); }, nodes);
   auto node = rune::map([=] RUNE_FN (index_t k) -> index_t { return first + k; }, nodes);
-  // The choice reads the ancestors' entries of the arrays it updates, so they are passed as
-  // lvalues: the scatters write into copies (inner-node sized) and the reads see the old ones.
-  auto with_dims = rune::scatter(c.split_dim, node, rune::map([] RUNE_FN (split_choice s) -> std::int32_t { return s.dim; }, choice));
-  auto with_ancestors = rune::scatter(
-      c.same_dim_ancestor, node, rune::map([] RUNE_FN (split_choice s) -> std::int32_t { return s.same_dim_ancestor; }, choice));
-  static_assert(rune::plan_of<decltype(with_dims), decltype(with_ancestors)>::passes == 1,
-                "two scatters of one map: one map-with-accumulators pass");
-  if (plan != nullptr) *plan += rune::explain(with_dims, with_ancestors);
-  std::tie(c.split_dim, c.same_dim_ancestor) =
-      unfused ? rune::force(with_dims, with_ancestors, rune::unfused) : rune::force(with_dims, with_ancestors);
+  // The choice reads the ancestors' entries of the array it updates, so the array goes in as
+  // an lvalue: rune scatters into a copy (one entry per inner node) and the reads see the old one.
+  auto with_level = rune::scatter(c.splits, node, chosen);
+  static_assert(rune::plan_of<decltype(with_level)>::passes == 1, "a map into a scatter: one pass");
+  if (plan != nullptr) *plan += rune::explain(with_level);
+  c.splits = unfused ? rune::force(with_level, rune::unfused) : rune::force(with_level);
 }
 
 // Steps 2 and 3: every point keyed by its coordinate in its node's dimension, every node's
@@ -300,10 +304,10 @@ static void sort_nodes(construction& c, const rune::array<float>& points, const 
   const index_t first = (index_t{1} << level) - 1, len = p.shape.padded >> level;
   const int d = p.d;
   const auto pts = points.view();
-  const auto dims = c.split_dim.view();
+  const auto splits = c.splits.view();
   auto keyed = rune::map(
       [=] RUNE_FN (keyed_point x, index_t i) -> keyed_point {
-        return {float_key(pts[index_t{x.point} * d + dims[first + i / len]]), x.point};
+        return {float_key(pts[index_t{x.point} * d + splits[first + i / len].dim]), x.point};
       },
       c.order, rune::iota(p.shape.padded));
   static_assert(rune::plan_of<decltype(keyed)>::passes == 1, "a map: one pass");
@@ -318,12 +322,12 @@ static void find_medians(construction& c, const rune::array<float>& points, cons
   const index_t first = (index_t{1} << level) - 1, len = p.shape.padded >> level;
   const int d = p.d;
   const auto pts = points.view();
-  const auto dims = c.split_dim.view();
+  const auto splits = c.splits.view();
   const auto sorted = c.order.view();
   auto nodes = rune::iota(index_t{1} << level);
   auto median = rune::map(
       [=] RUNE_FN (index_t k) -> float {
-        const index_t mid = k * len + len / 2, dim = dims[first + k];
+        const index_t mid = k * len + len / 2, dim = splits[first + k].dim;
         return (pts[index_t{sorted[mid].point} * d + dim] + pts[index_t{sorted[mid - 1].point} * d + dim]) / 2;
       },
       nodes);
@@ -370,7 +374,7 @@ static rune_tree build_with_rune(const rune::array<float>& points, const problem
 }
 
 static host_tree to_host_tree(const rune_tree& t) {
-  return {t.built.split_dim.to_vector(), t.built.same_dim_ancestor.to_vector(), t.built.median.to_vector(), t.indir.to_vector()};
+  return {t.built.splits.to_vector(), t.built.median.to_vector(), t.indir.to_vector()};
 }
 
 static void check_leaves(const char* who, const std::vector<float>& leaves, const host_tree& t, const std::vector<float>& coords,
@@ -399,7 +403,8 @@ struct transposed {
 // The device arrays of the CUB construction.
 struct cub_construction {
   thrust::device_vector<float> lower, upper, median, keys, sorted_keys, leaves;
-  thrust::device_vector<std::int32_t> split_dim, same_dim_ancestor, indir, sorted_indir;
+  thrust::device_vector<split> splits;
+  thrust::device_vector<std::int32_t> indir, sorted_indir;
   thrust::device_vector<unsigned char> temp;  // CUB's temporary storage, sized for the largest call
 };
 
@@ -418,8 +423,7 @@ static void build_with_cub(cub_construction& g, const float* pts, const problem&
   std::size_t bytes = g.temp.size();
   RUNE_CUDA_CHECK(cub::DeviceSegmentedReduce::Min(raw(g.temp), bytes, coords, raw(g.lower), d, by_dim, by_dim + 1));
   RUNE_CUDA_CHECK(cub::DeviceSegmentedReduce::Max(raw(g.temp), bytes, coords, raw(g.upper), d, by_dim, by_dim + 1));
-  RUNE_CUDA_CHECK(cudaMemsetAsync(raw(g.split_dim), 0xff, inner * sizeof(std::int32_t)));  // -1
-  RUNE_CUDA_CHECK(cudaMemsetAsync(raw(g.same_dim_ancestor), 0xff, inner * sizeof(std::int32_t)));
+  RUNE_CUDA_CHECK(cudaMemsetAsync(raw(g.splits), 0xff, inner * sizeof(split)));  // unsplit(): all fields -1
   RUNE_CUDA_CHECK(cudaMemsetAsync(raw(g.median), 0, inner * sizeof(float)));
   std::int32_t* indir = raw(g.indir);
   std::int32_t* sorted_indir = raw(g.sorted_indir);
@@ -427,16 +431,14 @@ static void build_with_cub(cub_construction& g, const float* pts, const problem&
                      [=] __device__ (index_t i) { indir[i] = static_cast<std::int32_t>(i); });
   const float *lower = raw(g.lower), *upper = raw(g.upper);
   float *median = raw(g.median), *keys = raw(g.keys), *sorted_keys = raw(g.sorted_keys);
-  std::int32_t *dims = raw(g.split_dim), *same = raw(g.same_dim_ancestor);
+  split* splits = raw(g.splits);
   for (int level = 0; level < p.shape.levels; ++level) {
     const index_t nodes = index_t{1} << level, first = nodes - 1, len = padded >> level;
     thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), nodes, [=] __device__ (index_t k) {
-      const split_choice c = choose_split(first + k, level, d, lower, upper, dims, median);
-      dims[first + k] = c.dim;
-      same[first + k] = c.same_dim_ancestor;
+      splits[first + k] = choose_split(first + k, level, d, lower, upper, splits, median);
     });
     thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), padded,
-                       [=] __device__ (index_t i) { keys[i] = pts[index_t{indir[i]} * d + dims[first + i / len]]; });
+                       [=] __device__ (index_t i) { keys[i] = pts[index_t{indir[i]} * d + splits[first + i / len].dim]; });
     const auto begins = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), segment_start{len});
     bytes = g.temp.size();
     RUNE_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(raw(g.temp), bytes, keys, sorted_keys, indir, sorted_indir,
@@ -457,11 +459,16 @@ static void build_with_cub(cub_construction& g, const float* pts, const problem&
 // Sizes the CUB construction's arrays and temporary storage (the largest any call asks for).
 static cub_construction prepare_cub(const float* pts, const problem& p) {
   const index_t inner = p.shape.inner, padded = p.shape.padded;
-  cub_construction g{thrust::device_vector<float>(p.d), thrust::device_vector<float>(p.d),
-                     thrust::device_vector<float>(inner), thrust::device_vector<float>(padded),
-                     thrust::device_vector<float>(padded), thrust::device_vector<float>(padded * p.d),
-                     thrust::device_vector<std::int32_t>(inner), thrust::device_vector<std::int32_t>(inner),
-                     thrust::device_vector<std::int32_t>(padded), thrust::device_vector<std::int32_t>(padded), {}};
+  cub_construction g{.lower = thrust::device_vector<float>(p.d),
+                     .upper = thrust::device_vector<float>(p.d),
+                     .median = thrust::device_vector<float>(inner),
+                     .keys = thrust::device_vector<float>(padded),
+                     .sorted_keys = thrust::device_vector<float>(padded),
+                     .leaves = thrust::device_vector<float>(padded * p.d),
+                     .splits = thrust::device_vector<split>(inner),
+                     .indir = thrust::device_vector<std::int32_t>(padded),
+                     .sorted_indir = thrust::device_vector<std::int32_t>(padded),
+                     .temp = {}};
   const auto by_dim = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), segment_start{p.points});
   const auto coords = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), transposed{pts, p.points, p.d});
   std::size_t most = 0, bytes = 0;
@@ -493,7 +500,7 @@ static void run_cub_peer(const rune::array<float>& points, const problem& p, con
     build_with_cub(g, points.data(), p);
     RUNE_CUDA_CHECK(cudaDeviceSynchronize());
   });
-  const host_tree got{to_host(g.split_dim), to_host(g.same_dim_ancestor), to_host(g.median), to_host(g.indir)};
+  const host_tree got{to_host(g.splits), to_host(g.median), to_host(g.indir)};
   check_tree("CUB", got, reference);
   check_leaves("CUB", to_host(g.leaves), got, coords, p.d);
   peer::report("Thrust kernels + cub::DeviceSegmentedSort::StableSortPairs per level", ms, fused_ms);
