@@ -15,8 +15,10 @@
 //   3. every node's segment sorted by that key: the segmented radix sort of radix_sort.cpp
 //      with the node as segment (segmented_radix_sort.hpp: genhist of the digit counts with
 //      (node, step, digit) as bin, then 16 maposcanomap passes of a 4-tuple segmented scan
-//      into a scatter). The lower half of a segment goes to the left child, the upper half to
-//      the right one;
+//      into a scatter). The sorted elements are (key, point) pairs, so the point order comes
+//      out of the sort itself (the thesis sorts (key, position in the node) and gathers its
+//      indirection array through the positions). The lower half of a segment goes to the
+//      left child, the upper half to the right one;
 //   4. the median of every node, the mean of the two middle coordinates of its sorted
 //      segment: a map over the level's nodes, scattered into the tree: one pass.
 // That is 3 + 17 = 20 passes a level. Before the levels, one histomap pass computes the bounds
@@ -255,7 +257,7 @@ struct construction {
 };
 
 // One pass: the bounds (two histograms with the dimension as bin), and fused into it the
-// empty tree and the first order. `plan` (if given) receives the plan.
+// empty tree and the first order. `plan` (if given) gets the plan appended.
 static construction start(const rune::array<float>& points, const problem& p, bool unfused, std::string* plan) {
   const auto pts = points.view();
   const int d = p.d;
@@ -361,7 +363,7 @@ static rune_tree finish(construction c, const rune::array<float>& points, const 
 // The passes of a fused construction: start, 3 + a sort per level, finish.
 static int fused_passes(const problem& p) { return 1 + p.shape.levels * (3 + radix::fused_passes) + 1; }
 
-// `plan` (if given) receives the plans of the start, of the first level and of the finish.
+// `plan` (if given) gets the plans of the start, of the first level and of the finish appended.
 static rune_tree build_with_rune(const rune::array<float>& points, const problem& p, bool unfused, std::string* plan = nullptr) {
   construction c = start(points, p, unfused, plan);
   for (int level = 0; level < p.shape.levels; ++level) {
@@ -483,7 +485,7 @@ static cub_construction prepare_cub(const float* pts, const problem& p) {
                                                               begins + 1));
     most = std::max(most, bytes);
   }
-  g.temp.resize(most);
+  g.temp.resize(std::max<std::size_t>(most, 1));  // a null temp would ask CUB for sizes again
   return g;
 }
 

@@ -5,7 +5,8 @@
 // step, 16 steps. A step is the thesis's radix_sort_step on every segment at once:
 //   flags    every element's digit as a one-hot 4-tuple of counts   (a map)
 //   offsets  the 4-tuples scanned with pairwise + within each segment (segmented_scan with a
-//            struct element type and a user operator: the thesis's 4-tuple scan)
+//            struct element type and a user operator: the thesis's 4-tuple scan, here of
+//            int32 counts, 16 bytes, where the thesis's are i64, 32 bytes)
 //   is       an element of digit d goes to (the segment's elements of digits below d)
 //            + (the elements of digit d up to it in its segment) - 1, inside its segment
 //   scatter  every element to its place
@@ -19,9 +20,11 @@
 // and one maposcanomap per step (map, segmented scan, map and scatter fused; nothing but the
 // permuted elements is stored). Unfused, every node of every step is a pass of its own.
 //
-// DSL note: a regular segmented reduction (one value per segment, e.g. segmented_reduce(op,
+// DSL notes: a regular segmented reduction (one value per segment, e.g. segmented_reduce(op,
 // ne, seg_size, xs), or `last` per segment) would say "the counts of every row" directly; a
-// histogram with the segment as bin computes it with atomics.
+// histogram with the segment as bin computes it with atomics. And a scatter always needs a
+// destination, even when its indices are a permutation and every element gets overwritten:
+// a `permute(is, vs)` (or an uninitialized destination) would spare the copies below.
 //
 // scatter consumes its destination (Futhark's uniqueness): an array nobody else holds is
 // written in place, one that someone still holds is copied first. Step s writes into the
@@ -76,7 +79,7 @@ RUNE_FN inline rune::index_t counts_at(rune::index_t segment, int step) { return
 
 // Pass 1: how many elements of each digit every segment holds, for every step: a histogram of
 // segments * steps * digits bins over iota(n * steps), element e standing for (element
-// e / steps, step e % steps). `plan` (if given) receives the plan.
+// e / steps, step e % steps). `plan` (if given) gets the plan appended.
 template <class T, class KeyOf>
 rune::array<std::int32_t> digit_counts_of_every_step(const rune::array<T>& xs, rune::index_t len, KeyOf key_of,
                                                      bool unfused, std::string* plan) {
@@ -97,7 +100,7 @@ rune::array<std::int32_t> digit_counts_of_every_step(const rune::array<T>& xs, r
 }
 
 // One step: xs with every segment stably partitioned by digit `step` of its keys, written
-// into `dest`. `plan` (if given) receives the plan.
+// into `dest`. `plan` (if given) gets the plan appended.
 template <class T, class KeyOf>
 rune::array<T> sort_step(const rune::array<T>& xs, rune::array<T> dest, const rune::array<std::int32_t>& counts, int step,
                          rune::index_t len, KeyOf key_of, bool unfused, std::string* plan) {
@@ -130,8 +133,8 @@ rune::array<T> sort_step(const rune::array<T>& xs, rune::array<T> dest, const ru
 inline constexpr int fused_passes = 1 + steps;
 
 // Sorts every segment of `len` elements of xs by key_of (n a multiple of len). xs is
-// consumed: move it in to let step 1 write over it. `plan` (if given) receives the plans of
-// the histogram and of one step.
+// consumed: move it in to let step 1 write over it. `plan` (if given) gets the plans of the
+// histogram and of one step appended.
 template <class T, class KeyOf>
 rune::array<T> sort_segments(rune::array<T> xs, rune::index_t len, KeyOf key_of, bool unfused,
                              std::string* plan = nullptr) {
