@@ -206,7 +206,8 @@ static host_tree build_sequentially(const std::vector<float>& coords, const prob
 static void check_invariant(const char* who, const host_tree& t, const std::vector<float>& coords, const problem& p) {
   std::vector<bool> seen(p.shape.padded, false);
   for (std::int32_t i : t.indir) {
-    if (i < 0 || i >= p.shape.padded || seen[i]) example::mismatch("kd_tree", std::string(who) + ": indir is not a permutation");
+    if (i < 0 || i >= p.shape.padded || seen[i])
+      example::mismatch("kd_tree", std::string(who) + ": indir is not a permutation");
     seen[i] = true;
   }
   for (int level = 0; level < p.shape.levels; ++level) {
@@ -223,12 +224,15 @@ static void check_invariant(const char* who, const host_tree& t, const std::vect
   }
 }
 
-template <class T> static void check_equal(const char* who, const char* what, const std::vector<T>& got, const std::vector<T>& want) {
+template <class T>
+static void check_equal(const char* who, const char* what, const std::vector<T>& got, const std::vector<T>& want) {
+  if (got.size() != want.size())
+    example::mismatch("kd_tree", std::string(who) + ": " + what + " has " + std::to_string(got.size()) +
+                                     " entries, not " + std::to_string(want.size()));
   for (std::size_t i = 0; i < want.size(); ++i)
-    if (i >= got.size() || !(got[i] == want[i]))
+    if (!(got[i] == want[i]))
       example::mismatch("kd_tree", std::string(who) + ": " + what + "[" + std::to_string(i) + "] is " +
-                                       (i < got.size() ? std::to_string(got[i]) : "missing") + ", the sequential construction's " +
-                                       std::to_string(want[i]));
+                                       std::to_string(got[i]) + ", the sequential construction's " + std::to_string(want[i]));
 }
 
 template <class F> static std::vector<std::int32_t> field(const std::vector<split>& splits, F of) {
@@ -347,7 +351,8 @@ struct rune_tree {
 };
 
 // After the levels: the original indices and the points, in leaf order. One pass.
-static rune_tree finish(construction c, const rune::array<float>& points, const problem& p, bool unfused, std::string* plan) {
+static rune_tree finish(construction c, const rune::array<float>& points, const problem& p, bool unfused,
+                        std::string* plan) {
   const int d = p.d;
   const auto pts = points.view();
   const auto sorted = c.order.view();
@@ -364,7 +369,8 @@ static rune_tree finish(construction c, const rune::array<float>& points, const 
 static int fused_passes(const problem& p) { return 1 + p.shape.levels * (3 + radix::fused_passes) + 1; }
 
 // `plan` (if given) gets the plans of the start, of the first level and of the finish appended.
-static rune_tree build_with_rune(const rune::array<float>& points, const problem& p, bool unfused, std::string* plan = nullptr) {
+static rune_tree build_with_rune(const rune::array<float>& points, const problem& p, bool unfused,
+                                 std::string* plan = nullptr) {
   construction c = start(points, p, unfused, plan);
   for (int level = 0; level < p.shape.levels; ++level) {
     std::string* level_plan = level == 0 ? plan : nullptr;
@@ -379,8 +385,8 @@ static host_tree to_host_tree(const rune_tree& t) {
   return {t.built.splits.to_vector(), t.built.median.to_vector(), t.indir.to_vector()};
 }
 
-static void check_leaves(const char* who, const std::vector<float>& leaves, const host_tree& t, const std::vector<float>& coords,
-                         int d) {
+static void check_leaves(const char* who, const std::vector<float>& leaves, const host_tree& t,
+                         const std::vector<float>& coords, int d) {
   for (std::size_t i = 0; i < t.indir.size(); ++i)
     for (int k = 0; k < d; ++k)
       if (!(leaves[i * d + k] == coords[t.indir[i] * std::size_t(d) + k]))
@@ -412,6 +418,12 @@ struct cub_construction {
 
 template <class T> static T* raw(thrust::device_vector<T>& v) { return thrust::raw_pointer_cast(v.data()); }
 
+// 0, 1, 2, ... and f(0), f(1), f(2), ... as Thrust iterators.
+static thrust::counting_iterator<index_t> from_zero() { return thrust::make_counting_iterator(index_t{0}); }
+template <class F> static thrust::transform_iterator<F, thrust::counting_iterator<index_t>> indexed(F f) {
+  return thrust::make_transform_iterator(from_zero(), f);
+}
+
 // The same construction with CUB and Thrust: the bounds by two segmented reductions of the
 // transposed points, per level a kernel for the choices, one for the keys,
 // cub::DeviceSegmentedSort::StableSortPairs of (key, point) per node, a kernel for the
@@ -420,8 +432,8 @@ static void build_with_cub(cub_construction& g, const float* pts, const problem&
   const int d = p.d;
   const index_t inner = p.shape.inner, padded = p.shape.padded;
   const auto policy = thrust::cuda::par_nosync;
-  const auto by_dim = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), segment_start{p.points});
-  const auto coords = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), transposed{pts, p.points, d});
+  const auto by_dim = indexed(segment_start{p.points});
+  const auto coords = indexed(transposed{pts, p.points, d});
   std::size_t bytes = g.temp.size();
   RUNE_CUDA_CHECK(cub::DeviceSegmentedReduce::Min(raw(g.temp), bytes, coords, raw(g.lower), d, by_dim, by_dim + 1));
   RUNE_CUDA_CHECK(cub::DeviceSegmentedReduce::Max(raw(g.temp), bytes, coords, raw(g.upper), d, by_dim, by_dim + 1));
@@ -429,30 +441,30 @@ static void build_with_cub(cub_construction& g, const float* pts, const problem&
   RUNE_CUDA_CHECK(cudaMemsetAsync(raw(g.median), 0, inner * sizeof(float)));
   std::int32_t* indir = raw(g.indir);
   std::int32_t* sorted_indir = raw(g.sorted_indir);
-  thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), padded,
+  thrust::for_each_n(policy, from_zero(), padded,
                      [=] __device__ (index_t i) { indir[i] = static_cast<std::int32_t>(i); });
   const float *lower = raw(g.lower), *upper = raw(g.upper);
   float *median = raw(g.median), *keys = raw(g.keys), *sorted_keys = raw(g.sorted_keys);
   split* splits = raw(g.splits);
   for (int level = 0; level < p.shape.levels; ++level) {
     const index_t nodes = index_t{1} << level, first = nodes - 1, len = padded >> level;
-    thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), nodes, [=] __device__ (index_t k) {
+    thrust::for_each_n(policy, from_zero(), nodes, [=] __device__ (index_t k) {
       splits[first + k] = choose_split(first + k, level, d, lower, upper, splits, median);
     });
-    thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), padded,
+    thrust::for_each_n(policy, from_zero(), padded,
                        [=] __device__ (index_t i) { keys[i] = pts[index_t{indir[i]} * d + splits[first + i / len].dim]; });
-    const auto begins = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), segment_start{len});
+    const auto begins = indexed(segment_start{len});
     bytes = g.temp.size();
     RUNE_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(raw(g.temp), bytes, keys, sorted_keys, indir, sorted_indir,
                                                               padded, nodes, begins, begins + 1));
     std::swap(indir, sorted_indir);
-    thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), nodes, [=] __device__ (index_t k) {
+    thrust::for_each_n(policy, from_zero(), nodes, [=] __device__ (index_t k) {
       const index_t mid = k * len + len / 2;
       median[first + k] = (sorted_keys[mid] + sorted_keys[mid - 1]) / 2;
     });
   }
   float* leaves = raw(g.leaves);
-  thrust::for_each_n(policy, thrust::make_counting_iterator(index_t{0}), padded * d,
+  thrust::for_each_n(policy, from_zero(), padded * d,
                      [=] __device__ (index_t e) { leaves[e] = pts[index_t{indir[e / d]} * d + e % d]; });
   // The sorted order ends in sorted_indir's storage after an odd number of levels.
   if (indir != raw(g.indir)) g.indir.swap(g.sorted_indir);
@@ -471,15 +483,15 @@ static cub_construction prepare_cub(const float* pts, const problem& p) {
                      .indir = thrust::device_vector<std::int32_t>(padded),
                      .sorted_indir = thrust::device_vector<std::int32_t>(padded),
                      .temp = {}};
-  const auto by_dim = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), segment_start{p.points});
-  const auto coords = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), transposed{pts, p.points, p.d});
+  const auto by_dim = indexed(segment_start{p.points});
+  const auto coords = indexed(transposed{pts, p.points, p.d});
   std::size_t most = 0, bytes = 0;
   RUNE_CUDA_CHECK(cub::DeviceSegmentedReduce::Min(nullptr, bytes, coords, raw(g.lower), p.d, by_dim, by_dim + 1));
   most = std::max(most, bytes);
   RUNE_CUDA_CHECK(cub::DeviceSegmentedReduce::Max(nullptr, bytes, coords, raw(g.upper), p.d, by_dim, by_dim + 1));
   most = std::max(most, bytes);
   for (int level = 0; level < p.shape.levels; ++level) {
-    const auto begins = thrust::make_transform_iterator(thrust::make_counting_iterator(index_t{0}), segment_start{padded >> level});
+    const auto begins = indexed(segment_start{padded >> level});
     RUNE_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, raw(g.keys), raw(g.sorted_keys), raw(g.indir),
                                                               raw(g.sorted_indir), padded, index_t{1} << level, begins,
                                                               begins + 1));
@@ -540,11 +552,9 @@ int main(int argc, char** argv) {
   check_invariant("the sequential construction", reference, coords, p);
   const rune::array<float> points = rune::to_array(coords);
 
-  std::string plan;
   rune_tree fused, unfused;
   const double fused_ms = example::median_ms(opt.runs, [&] {
-    plan.clear();
-    fused = build_with_rune(points, p, false, &plan);
+    fused = build_with_rune(points, p, false);
     peer::finish(fused.leaves);
   });
   const double unfused_ms = example::median_ms(opt.runs, [&] {
@@ -558,9 +568,11 @@ int main(int argc, char** argv) {
     check_leaves(who, t->leaves.to_vector(), got, coords, p.d);
   }
 
-  // The passes of one construction, counted as they run (each force has a plan_of above).
+  // The passes of one construction, counted as they run (each force has a plan_of above);
+  // this untimed run also collects the plans.
+  std::string plan;
   rune::reset_counters();
-  build_with_rune(points, p, false);
+  build_with_rune(points, p, false, &plan);
   const int fused_count = static_cast<int>(rune::read_counters().passes);
   rune::reset_counters();
   build_with_rune(points, p, true);
