@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <rune/counters.hpp>
+
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 
@@ -100,6 +102,13 @@ template <class F> double median_ms(int runs, F&& f) {
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// The passes over data that f runs, counted as they run (rune::reset_counters, read_counters).
+template <class F> int passes_of(F&& f) {
+  rune::reset_counters();
+  f();
+  return static_cast<int>(rune::read_counters().passes);
 }
 
 inline void report_times(double fused_ms, int fused_passes, double unfused_ms, int unfused_passes) {

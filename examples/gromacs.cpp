@@ -205,12 +205,8 @@ int main(int argc, char** argv) {
   check("unfused", unfused.to_vector(), reference);
   check("fused, user operator", fused_cas.to_vector(), reference);
 
-  rune::reset_counters();
-  rune::force(with_plus);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  rune::force(with_plus, rune::unfused);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { rune::force(with_plus); });
+  const int unfused_passes = example::passes_of([&] { rune::force(with_plus, rune::unfused); });
 
   std::printf("gromacs: %lld pairs, 6 updates each, into %lld bins (%lld particles): all forces match the reference\n",
               opt.n, 3 * particles, particles);

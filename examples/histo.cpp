@@ -133,12 +133,8 @@ int main(int argc, char** argv) {
   check("fused", fused.to_vector(), reference);
   check("unfused", unfused.to_vector(), reference);
 
-  rune::reset_counters();
-  rune::force(histogram);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  rune::force(histogram, rune::unfused);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { rune::force(histogram); });
+  const int unfused_passes = example::passes_of([&] { rune::force(histogram, rune::unfused); });
 
   const auto saturated = std::count(reference.begin(), reference.end(), std::uint8_t{255});
   std::printf("histo: %zu pixels into %d x %d bins, %lld of them saturated at 255: all bins match the reference\n", n,

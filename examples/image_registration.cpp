@@ -141,12 +141,8 @@ int main(int argc, char** argv) {
   check("fused", fused.to_vector(), reference, side);
   check("unfused", unfused.to_vector(), reference, side);
 
-  rune::reset_counters();
-  rune::force(histogram);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  rune::force(histogram, rune::unfused);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { rune::force(histogram); });
+  const int unfused_passes = example::passes_of([&] { rune::force(histogram, rune::unfused); });
 
   std::printf("image_registration: %zu points, 16 updates each, into %d x %d bins: all bins match the reference\n", n,
               side, side);

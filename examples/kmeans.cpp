@@ -198,12 +198,8 @@ int main(int argc, char** argv) {
   check("unfused", unfused.to_vector(), reference, d);
 
   // The passes of one iteration, counted as they run (each force has a plan_of above).
-  rune::reset_counters();
-  kmeans_step(points, start, s, false);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  kmeans_step(points, start, s, true);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { kmeans_step(points, start, s, false); });
+  const int unfused_passes = example::passes_of([&] { kmeans_step(points, start, s, true); });
 
   std::printf("kmeans: n = %zu, d = %lld, k = %lld, %lld iterations: all %lld centroids match the reference\n", n, d, k,
               iters, k);

@@ -114,12 +114,8 @@ int main(int argc, char** argv) {
   check_rows("one step, unfused", unfused.to_vector(), partitioned, len);
 
   // The passes of one step, counted as they run (the two forces have a plan_of each, above).
-  rune::reset_counters();
-  radix_sort_step(xs, bit, seg, false);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  radix_sort_step(xs, bit, seg, true);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { radix_sort_step(xs, bit, seg, false); });
+  const int unfused_passes = example::passes_of([&] { radix_sort_step(xs, bit, seg, true); });
   if (fused_passes != 2) example::mismatch("radix_sort_step", "a fused step ran " + std::to_string(fused_passes) + " passes, not 2");
 
   // The full sort: 32 steps, one bit each, least significant first.

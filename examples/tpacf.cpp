@@ -194,12 +194,8 @@ int main(int argc, char** argv) {
   check("DR, unfused", dr_unfused.to_vector(), dr_reference);
   check("RR, unfused", rr_unfused.to_vector(), rr_reference);
 
-  rune::reset_counters();
-  rune::force(dr, rr);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  rune::force(dr, rr, rune::unfused);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { rune::force(dr, rr); });
+  const int unfused_passes = example::passes_of([&] { rune::force(dr, rr, rune::unfused); });
 
   std::printf("tpacf: %lld sets of %d random points against %d data points (%lld pairs a histogram): "
               "all %lld x %d DR and RR bins match the reference\n",
