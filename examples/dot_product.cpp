@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
   auto check = [&](const char* name, float value) {
     if (!(std::fabs(value - reference) <= tolerance))
       example::mismatch("dot_product", std::string(name) + " gives " + std::to_string(value) + ", the reference " +
-                                           std::to_string(reference) + " (tolerance " + std::to_string(tolerance) + ")");
+                                           std::to_string(reference) + " (tolerance " + std::to_string(tolerance) +
+                                           ")");
   };
   check("fused", fused);
   check("unfused", unfused);

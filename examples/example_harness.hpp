@@ -61,7 +61,8 @@ inline options parse_options(int argc, char** argv, long long default_n, int def
   options opt{default_n, default_runs};
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
-    const auto mine = std::find_if(own.begin(), own.end(), [&](const own_option& o) { return std::strcmp(argv[i], o.name) == 0; });
+    const auto mine =
+        std::find_if(own.begin(), own.end(), [&](const own_option& o) { return std::strcmp(argv[i], o.name) == 0; });
     if (std::strcmp(argv[i], "--n") == 0 && has_value) {
       opt.n = parse_count(argv[++i]);
       if (opt.n < 0) usage(argv[0], "--n wants a positive size");

@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
   };
   auto check = [&](const char* name, const std::vector<float>& got) {
     if (got.size() != reference.size())
-      example::mismatch("filter", std::string(name) + " keeps " + std::to_string(got.size()) + " elements, the reference " +
-                                      std::to_string(reference.size()));
+      example::mismatch("filter", std::string(name) + " keeps " + std::to_string(got.size()) +
+                                      " elements, the reference " + std::to_string(reference.size()));
     for (std::size_t i = 0; i < got.size(); ++i)
       if (got[i] != reference[i])
         example::mismatch("filter", std::string(name) + " has " + std::to_string(got[i]) + " at " + std::to_string(i) +

@@ -60,17 +60,19 @@ template <class SampleIt>
 void histogram_even(cub_scratch& scratch, SampleIt samples, long long n, int* counts, int bins) {
   std::size_t bytes = 0;
   RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, counts, bins + 1, 0, bins, n));
-  RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(scratch.reserve(bytes), bytes, samples, counts, bins + 1, 0, bins, n));
+  void* temp = scratch.reserve(bytes);
+  RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, samples, counts, bins + 1, 0, bins, n));
 }
 
-// The sort-and-reduce histogram, PyTorch's route for an operator it has no histogram of: the
-// caller writes n (bin, value) pairs into keys() and values(); run() sorts them by bin
+// The sort-and-reduce histogram (the route of the PyTorch code the genhist paper compares
+// with): the caller writes n (bin, value) pairs into keys() and values(); run() sorts them by bin
 // (cub::DeviceRadixSort::SortPairs on the bits a bin needs), sums each run of equal bins
 // (cub::DeviceReduce::ReduceByKey) and writes every run's sum to its bin, the others to 0.
 template <class T> class sort_reduce_histogram {
  public:
   sort_reduce_histogram(long long n, int bins)
-      : n_(n), bins_(bins), keys_(n), sorted_keys_(n), run_keys_(n), values_(n), sorted_values_(n), run_sums_(n), runs_(1) {}
+      : n_(n), bins_(bins), keys_(n), sorted_keys_(n), run_keys_(n), values_(n), sorted_values_(n), run_sums_(n),
+        runs_(1) {}
 
   int* keys() { return raw(keys_); }
   T* values() { return raw(values_); }
@@ -83,8 +85,8 @@ template <class T> class sort_reduce_histogram {
                                                     raw(sorted_values_), n_, 0, bits));
     RUNE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch_.reserve(bytes), bytes, keys(), raw(sorted_keys_), values(),
                                                     raw(sorted_values_), n_, 0, bits));
-    RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, bytes, raw(sorted_keys_), raw(run_keys_), raw(sorted_values_),
-                                                   raw(run_sums_), raw(runs_), rune::plus{}, n_));
+    RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, bytes, raw(sorted_keys_), raw(run_keys_),
+                                                   raw(sorted_values_), raw(run_sums_), raw(runs_), rune::plus{}, n_));
     RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(scratch_.reserve(bytes), bytes, raw(sorted_keys_), raw(run_keys_),
                                                    raw(sorted_values_), raw(run_sums_), raw(runs_), rune::plus{}, n_));
     thrust::fill_n(thrust::device, histogram, bins_, T{});

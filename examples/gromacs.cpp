@@ -74,7 +74,7 @@ struct update_value {
 };
 
 // Float addition that rune does not know by name: the GPU cannot use atomicAdd for it.
-struct add_by_cas {
+struct user_float_add {
   RUNE_FN float operator()(float a, float b) const { return a + b; }
 };
 
@@ -97,7 +97,8 @@ static system_of_particles make_system(std::size_t particles, std::size_t n_pair
   const auto side = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(particles))));
   system_of_particles s;
   for (std::size_t p = 0; p < particles; ++p)
-    s.positions.push_back({static_cast<float>(p % side) + jitter(rng), static_cast<float>(p / side % side) + jitter(rng),
+    s.positions.push_back({static_cast<float>(p % side) + jitter(rng),
+                           static_cast<float>(p / side % side) + jitter(rng),
                            static_cast<float>(p / (side * side)) + jitter(rng)});
   constexpr std::size_t list_length = 45;
   std::uniform_int_distribution<std::size_t> particle(0, particles - 1), offset(1, 2 * list_length);
@@ -114,7 +115,8 @@ struct reference_forces {
   std::vector<double> faction, magnitude;
 };
 static reference_forces gromacs_reference(const system_of_particles& s) {
-  reference_forces r{std::vector<double>(3 * s.positions.size(), 0.0), std::vector<double>(3 * s.positions.size(), 0.0)};
+  const std::size_t bins = 3 * s.positions.size();
+  reference_forces r{std::vector<double>(bins, 0.0), std::vector<double>(bins, 0.0)};
   for (const pair& p : s.pairs) {
     const vec3 t = pair_force(s.positions[p.i], s.positions[p.j]);
     for (int c = 0; c < 3; ++c) {
@@ -192,7 +194,7 @@ int main(int argc, char** argv) {
   const rune::array<pair> pairs = rune::to_array(host.pairs);
   const rune::array<vec3> positions = rune::to_array(host.positions);
   auto with_plus = force_histogram(rune::plus{}, pairs, positions);
-  auto with_cas = force_histogram(add_by_cas{}, pairs, positions);
+  auto with_cas = force_histogram(user_float_add{}, pairs, positions);
   using plan = rune::plan_of<decltype(with_plus)>;
   static_assert(plan::passes == 1 && plan::forms[0] == rune::fused_form::histomap,
                 "two maps of one iota into genhist: one histomap pass");

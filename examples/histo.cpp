@@ -1,11 +1,12 @@
 // Parboil's histo (the genhist paper, section V-D): a histogram of 996 x 1024 bins of 8 bits
 // that saturate at 255, over an image whose pixel values are bin numbers. As in Parboil's data
 // (silicon wafer verification), the values follow a Gaussian centred in the histogram (its
-// "eye"), so the central bins are hit thousands of times and saturate while the rim stays low.
+// "eye"), so the central bins are hit about a thousand times and saturate while the rim stays
+// low.
 //
 // In rune it is one genhist: the pixels are the indices, every value is 1, and the operator is
-// saturating addition on uint8_t. rune does not know that operator, and no GPU has an 8-bit
-// atomic, so on the GPU each update is a compare-and-swap loop on the 32-bit word holding the
+// saturating addition on uint8_t. rune does not know that operator, and CUDA has no 8-bit
+// atomics, so on the GPU each update is a compare-and-swap loop on the 32-bit word holding the
 // byte (the paper's CAS class). Fused, it is one histomap pass that reads the image once;
 // unfused, the 1s are written to an array first and read back.
 //

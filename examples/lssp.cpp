@@ -128,11 +128,12 @@ int main(int argc, char** argv) {
       const auto row_of = thrust::make_transform_iterator(thrust::counting_iterator<rune::index_t>(0),
                                                           [=] RUNE_FN (rune::index_t i) { return i / seg; });
       const auto pieces = thrust::make_transform_iterator(xs.data(), piece);
+      const auto items = static_cast<rune::index_t>(n);
       std::size_t bytes = 0;
-      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, row_of, pieces, example::raw(prefix), combine{},
-                                                          static_cast<rune::index_t>(n)));
+      RUNE_CUDA_CHECK(
+          cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, row_of, pieces, example::raw(prefix), combine{}, items));
       RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(scratch.reserve(bytes), bytes, row_of, pieces,
-                                                          example::raw(prefix), combine{}, static_cast<rune::index_t>(n)));
+                                                          example::raw(prefix), combine{}, items));
       example::for_each_index(static_cast<long long>(rows),
                               [=] __device__ (long long r) { answer_of[r] = prefix_of[(r + 1) * seg - 1].lss; });
     });

@@ -94,15 +94,15 @@ int main(int argc, char** argv) {
     summary peer{};
     const double peer_ms = example::median_ms(opt.runs, [&] {
       const auto pieces = thrust::make_transform_iterator(xs.data(), piece);
+      summary* prefix = example::raw(prefixes);
       std::size_t bytes = 0;
-      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, pieces, example::raw(prefixes), combine, opt.n));
-      RUNE_CUDA_CHECK(
-          cub::DeviceScan::InclusiveScan(scratch.reserve(bytes), bytes, pieces, example::raw(prefixes), combine, opt.n));
+      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, pieces, prefix, combine, opt.n));
+      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scratch.reserve(bytes), bytes, pieces, prefix, combine, opt.n));
       peer = prefixes[n - 1];
     });
     if (peer.mss != reference)
-      example::mismatch("mcss", "cub::DeviceScan::InclusiveScan gives " + std::to_string(peer.mss) + ", the reference " +
-                                    std::to_string(reference));
+      example::mismatch("mcss", "cub::DeviceScan::InclusiveScan gives " + std::to_string(peer.mss) +
+                                    ", the reference " + std::to_string(reference));
     example::report_peer("cub::DeviceScan::InclusiveScan, last element", peer_ms, fused_ms);
   }
 #endif

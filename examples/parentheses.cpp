@@ -102,12 +102,13 @@ int main(int argc, char** argv) {
       int peer_lowest = 0, peer_final = 0;
       const double peer_ms = example::median_ms(opt.runs, [&] {
         const auto steps = thrust::make_transform_iterator(parens.data(), step);
+        int* depth = example::raw(depths);
+        int* lowest = example::raw(lowest_depth);
         std::size_t bytes = 0;
-        RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, steps, example::raw(depths), opt.n));
-        RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scratch.reserve(bytes), bytes, steps, example::raw(depths), opt.n));
-        RUNE_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, bytes, example::raw(depths), example::raw(lowest_depth), opt.n));
-        RUNE_CUDA_CHECK(cub::DeviceReduce::Min(scratch.reserve(bytes), bytes, example::raw(depths),
-                                               example::raw(lowest_depth), opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, steps, depth, opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scratch.reserve(bytes), bytes, steps, depth, opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, bytes, depth, lowest, opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceReduce::Min(scratch.reserve(bytes), bytes, depth, lowest, opt.n));
         peer_lowest = lowest_depth[0];
         peer_final = depths[n - 1];
       });

@@ -21,8 +21,8 @@
 // iterator that computes each pair's bin on the fly (nothing stored); CUB cannot fuse the two.
 // (Parboil's tpacf also histograms the data's own pairs once; that single histogram is left out.)
 //
-//   ./tpacf [--n 2048] [--sets 100] [--runs 5]   (n points a set: 100 * n * n pairs a histogram;
-//                                                the paper ran Parboil's input, whose size it does not give)
+//   ./tpacf [--n 2048] [--sets 100] [--runs 5]   (n points a set, 100 * n * n pair indices; the paper
+//                                                ran Parboil's input, whose size it does not give)
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -147,9 +147,10 @@ static void run_peer(const pair_bin& dr, const pair_bin& rr, rune::index_t total
   thrust::device_vector<int> dr_counts(bins), rr_counts(bins);
   example::cub_scratch scratch;
   const double cub_ms = example::median_ms(runs, [&] {
-    for (auto [pairs, counts] : {std::pair{&dr, &dr_counts}, std::pair{&rr, &rr_counts}})
-      example::histogram_even(scratch, thrust::make_transform_iterator(thrust::counting_iterator<rune::index_t>(0), *pairs),
-                              total, example::raw(*counts), bins);
+    for (auto [pairs, counts] : {std::pair{&dr, &dr_counts}, std::pair{&rr, &rr_counts}}) {
+      const auto bins_of_pairs = thrust::make_transform_iterator(thrust::counting_iterator<rune::index_t>(0), *pairs);
+      example::histogram_even(scratch, bins_of_pairs, total, example::raw(*counts), bins);
+    }
   });
   check("cub::DeviceHistogram::HistogramEven, DR", example::to_host(dr_counts), dr_reference);
   check("cub::DeviceHistogram::HistogramEven, RR", example::to_host(rr_counts), rr_reference);
@@ -197,7 +198,7 @@ int main(int argc, char** argv) {
   const int fused_passes = example::passes_of([&] { rune::force(dr, rr); });
   const int unfused_passes = example::passes_of([&] { rune::force(dr, rr, rune::unfused); });
 
-  std::printf("tpacf: %lld sets of %d random points against %d data points (%lld pairs a histogram): "
+  std::printf("tpacf: %lld sets of %d random points against %d data points (%lld pair indices): "
               "all %lld x %d DR and RR bins match the reference\n",
               sets, n, n, static_cast<long long>(total), sets, angle_bins);
   example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
