@@ -46,7 +46,7 @@ inline std::string& own_usage() {
   std::exit(2);
 }
 
-// A positive count written as 100000000 or 1e8, or nullopt-like -1 when the text is not one.
+// A positive whole count written as 100000000 or 1e8; -1 when the text is not one.
 inline long long parse_count(const char* text) {
   char* end = nullptr;
   const double v = std::strtod(text, &end);
