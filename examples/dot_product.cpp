@@ -2,6 +2,8 @@
 // Fused, the products are summed as they are made and never stored: one pass reading xs and
 // ys. Unfused, the products are written to a temporary array and read back.
 //
+// Peer (GPU build): thrust::inner_product, Thrust's dot product, also one pass.
+//
 //   ./dot_product [--n 100000000] [--runs 5]
 #include <cmath>
 #include <cstdio>
@@ -12,6 +14,11 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include <thrust/inner_product.h>
+
+#include "gpu_peers.cuh"
+#endif
 
 int main(int argc, char** argv) {
   const example::options opt = example::parse_options(argc, argv, 100'000'000);
@@ -48,13 +55,27 @@ int main(int argc, char** argv) {
 
   std::printf("dot_product: n = %zu\n  result %.6g (reference %.6g)\n", n, double(fused), reference);
   const double tolerance = 1e-5 * magnitude + 1e-3;
-  for (const auto& [name, value] : {std::pair{"fused", fused}, std::pair{"unfused", unfused}})
+  auto check = [&](const char* name, float value) {
     if (!(std::fabs(value - reference) <= tolerance))
       example::mismatch("dot_product", std::string(name) + " gives " + std::to_string(value) + ", the reference " +
-                                           std::to_string(reference) + " (tolerance " + std::to_string(tolerance) + ")");
+                                           std::to_string(reference) + " (tolerance " + std::to_string(tolerance) +
+                                           ")");
+  };
+  check("fused", fused);
+  check("unfused", unfused);
 
   example::report_times(fused_ms, rune::plan_of<decltype(dot)>::passes, unfused_ms,
                         rune::plan_of<decltype(dot)>::unfused_passes);
+#if defined(__CUDACC__)
+  if (example::peers_can_run(xs)) {
+    float peer = 0;
+    const double peer_ms = example::median_ms(opt.runs, [&] {
+      peer = thrust::inner_product(thrust::device, xs.data(), xs.data() + n, ys.data(), 0.0f);
+    });
+    check("thrust::inner_product", peer);
+    example::report_peer("thrust::inner_product", peer_ms, fused_ms);
+  }
+#endif
   std::printf("%s", rune::explain(dot).c_str());
   return 0;
 }

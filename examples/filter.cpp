@@ -8,6 +8,9 @@
 // The hand-written one also copies xs into its over-allocated destination, which
 // rune::filter avoids by counting before it writes: expect it to be the slower of the two.
 //
+// Peer (GPU build): cub::DeviceSelect::If, CUB's single-pass filter, with the count read back
+// as rune::filter reads it.
+//
 //   ./filter [--n 100000000] [--runs 5]
 #include <cstdio>
 #include <random>
@@ -18,6 +21,11 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include <cub/device/device_select.cuh>
+
+#include "gpu_peers.cuh"
+#endif
 
 int main(int argc, char** argv) {
   const example::options opt = example::parse_options(argc, argv, 100'000'000);
@@ -66,25 +74,44 @@ int main(int argc, char** argv) {
     v.resize(static_cast<std::size_t>(k));
     return v;
   };
-  const std::pair<const char*, std::vector<float>> results[] = {
-      {"rune::filter", filtered.to_vector()},
-      {"hand-written, fused", take(scattered, scattered_count)},
-      {"hand-written, unfused", take(scattered_unfused, unfused_count)},
-  };
-  for (const auto& [name, got] : results) {
+  auto check = [&](const char* name, const std::vector<float>& got) {
     if (got.size() != reference.size())
-      example::mismatch("filter", std::string(name) + " keeps " + std::to_string(got.size()) + " elements, the reference " +
-                                      std::to_string(reference.size()));
+      example::mismatch("filter", std::string(name) + " keeps " + std::to_string(got.size()) +
+                                      " elements, the reference " + std::to_string(reference.size()));
     for (std::size_t i = 0; i < got.size(); ++i)
       if (got[i] != reference[i])
         example::mismatch("filter", std::string(name) + " has " + std::to_string(got[i]) + " at " + std::to_string(i) +
                                         ", the reference " + std::to_string(reference[i]));
-  }
+  };
+  check("rune::filter", filtered.to_vector());
+  check("hand-written, fused", take(scattered, scattered_count));
+  check("hand-written, unfused", take(scattered_unfused, unfused_count));
 
   std::printf("filter: n = %zu, %zu kept\n", n, reference.size());
   std::printf("  rune::filter %7.2f ms  (1 pass)\n  hand-written:\n", filter_ms);
   example::report_times(fused_ms, rune::plan_of<decltype(out), decltype(count)>::passes, unfused_ms,
                         rune::plan_of<decltype(out), decltype(count)>::unfused_passes);
+#if defined(__CUDACC__)
+  if (example::peers_can_run(xs)) {
+    thrust::device_vector<float> selected(n);
+    thrust::device_vector<long long> selected_count(1);
+    example::cub_scratch scratch;
+    long long peer_count = 0;
+    const double peer_ms = example::median_ms(opt.runs, [&] {
+      std::size_t bytes = 0;
+      RUNE_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, xs.data(), example::raw(selected),
+                                            example::raw(selected_count), opt.n, is_kept));
+      RUNE_CUDA_CHECK(cub::DeviceSelect::If(scratch.reserve(bytes), bytes, xs.data(), example::raw(selected),
+                                            example::raw(selected_count), opt.n, is_kept));
+      peer_count = selected_count[0];
+    });
+    std::vector<float> peer = example::to_host(selected);
+    peer.resize(static_cast<std::size_t>(peer_count));
+    check("cub::DeviceSelect::If", peer);
+    std::printf("  against rune::filter:\n");
+    example::report_peer("cub::DeviceSelect::If", peer_ms, filter_ms);
+  }
+#endif
   std::printf("%s%s", rune::explain(kept).c_str(), rune::explain(out, count).c_str());
   return 0;
 }

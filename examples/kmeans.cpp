@@ -14,14 +14,16 @@
 // here it is flattened to k * d scalar bins, which rune's genhist takes as is. Unfused, every
 // map and both histograms are passes of their own, with their results stored.
 //
+// Peer (GPU build): the same iterations written by hand with Thrust, the plain way: a thread a
+// point for the assignment, one atomicAdd a coordinate into the k * d sums (and one a point
+// into the sizes) in global memory, a thread a coordinate for the means. (The paper compares
+// with kmcuda, a library not used here.)
+//
 //   ./kmeans [--n 100000] [--d 256] [--k 5] [--iters 10] [--runs 5]   (the paper: n = 100000,
 //            d = 256, k = 1024 and k = 5)
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,10 +31,31 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include "gpu_peers.cuh"
+#endif
 
 struct sizes {
   rune::index_t n, d, k;
 };
+
+// The centroid nearest to point i (the first one on ties); points and centroids are rows of d.
+RUNE_FN inline std::int32_t nearest_centroid(const float* points, const float* centroids, rune::index_t i, sizes s) {
+  std::int32_t best = 0;
+  float best_dist = 0;
+  for (rune::index_t c = 0; c < s.k; ++c) {
+    float dist = 0;
+    for (rune::index_t j = 0; j < s.d; ++j) {
+      const float diff = points[i * s.d + j] - centroids[c * s.d + j];
+      dist += diff * diff;
+    }
+    if (c == 0 || dist < best_dist) {
+      best_dist = dist;
+      best = static_cast<std::int32_t>(c);
+    }
+  }
+  return best;
+}
 
 // One iteration: the new centroids (k * d floats) from the points (n * d) and the centroids.
 // `plan` (if given) receives explain() of the three forces.
@@ -42,25 +65,9 @@ static rune::array<float> kmeans_step(const rune::array<float>& points, const ru
   const auto pv = points.view();
   const auto cv = centroids.view();
 
-  // 1. The nearest centroid of every point (the first one on ties).
-  auto nearest = rune::map(
-      [=] RUNE_FN (rune::index_t i) -> std::int32_t {
-        std::int32_t best = 0;
-        float best_dist = 0;
-        for (rune::index_t c = 0; c < k; ++c) {
-          float dist = 0;
-          for (rune::index_t j = 0; j < d; ++j) {
-            const float diff = pv[i * d + j] - cv[c * d + j];
-            dist += diff * diff;
-          }
-          if (c == 0 || dist < best_dist) {
-            best_dist = dist;
-            best = static_cast<std::int32_t>(c);
-          }
-        }
-        return best;
-      },
-      rune::iota(s.n));
+  // 1. The nearest centroid of every point.
+  auto nearest = rune::map([=] RUNE_FN (rune::index_t i) { return nearest_centroid(pv.data, cv.data, i, s); },
+                           rune::iota(s.n));
   static_assert(rune::plan_of<decltype(nearest)>::passes == 1, "a map over iota: one pass");
   const rune::array<std::int32_t> membership = unfused ? rune::force(nearest, rune::unfused) : rune::force(nearest);
   const auto mv = membership.view();
@@ -89,26 +96,16 @@ static rune::array<float> kmeans_step(const rune::array<float>& points, const ru
   return unfused ? rune::force(means, rune::unfused) : rune::force(means);
 }
 
-// The same algorithm, sequentially.
+// The same algorithm, in loops; the sums are sequential, in double.
 static std::vector<float> kmeans_reference(const std::vector<float>& points, std::vector<float> centroids, sizes s,
                                            int iters) {
   const auto n = static_cast<std::size_t>(s.n), d = static_cast<std::size_t>(s.d), k = static_cast<std::size_t>(s.k);
   std::vector<std::int32_t> membership(n);
   for (int it = 0; it < iters; ++it) {
-    for (std::size_t i = 0; i < n; ++i) {
-      float best_dist = 0;
-      for (std::size_t c = 0; c < k; ++c) {
-        float dist = 0;
-        for (std::size_t j = 0; j < d; ++j) {
-          const float diff = points[i * d + j] - centroids[c * d + j];
-          dist += diff * diff;
-        }
-        if (c == 0 || dist < best_dist) {
-          best_dist = dist;
-          membership[i] = static_cast<std::int32_t>(c);
-        }
-      }
-    }
+    // Points are independent: one thread each (at the paper's k = 1024, one core takes minutes).
+#pragma omp parallel for
+    for (std::size_t i = 0; i < n; ++i)
+      membership[i] = nearest_centroid(points.data(), centroids.data(), static_cast<rune::index_t>(i), s);
     std::vector<double> sums(k * d, 0.0);
     std::vector<std::int64_t> counts(k, 0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -132,22 +129,43 @@ static void check(const char* what, const std::vector<float>& got, const std::ve
                                       std::to_string(got[b]) + ", the reference " + std::to_string(want[b]));
 }
 
-int main(int argc, char** argv) {
-  // --d, --k and --iters are this example's own; the rest goes to the shared parser.
-  long long d = 256, k = 5, iters = 10;
-  std::vector<char*> rest{argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    long long* own = std::strcmp(argv[i], "--d") == 0 ? &d : std::strcmp(argv[i], "--k") == 0 ? &k
-                     : std::strcmp(argv[i], "--iters") == 0 ? &iters : nullptr;
-    if (own != nullptr && i + 1 < argc) {
-      char* end = nullptr;
-      *own = std::strtoll(argv[++i], &end, 10);
-      if (*end != '\0' || *own < 1) example::usage(argv[0], "--d, --k and --iters want positive integers");
-    } else {
-      rest.push_back(argv[i]);
+#if defined(__CUDACC__)
+static void run_peer(const rune::array<float>& points, const std::vector<float>& initial, sizes s, long long iters,
+                     int runs, double fused_ms, const std::vector<float>& reference) {
+  if (!example::peers_can_run(points)) return;
+  const rune::index_t d = s.d;
+  const float* pv = points.data();
+  thrust::device_vector<float> centroids(initial.size()), sums(initial.size());
+  thrust::device_vector<std::int32_t> membership(s.n), counts(s.k);
+  float* cv = example::raw(centroids);
+  float* sv = example::raw(sums);
+  std::int32_t* mv = example::raw(membership);
+  std::int32_t* kv = example::raw(counts);
+  const double ms = example::median_ms(runs, [&] {
+    thrust::copy(initial.begin(), initial.end(), centroids.begin());
+    for (long long it = 0; it < iters; ++it) {
+      example::for_each_index(s.n, [=] __device__ (long long i) { mv[i] = nearest_centroid(pv, cv, i, s); });
+      thrust::fill(sums.begin(), sums.end(), 0.0f);
+      thrust::fill(counts.begin(), counts.end(), 0);
+      example::for_each_index(s.n * d, [=] __device__ (long long e) {
+        const std::int32_t c = mv[e / d];
+        atomicAdd(&sv[c * d + e % d], pv[e]);
+        if (e % d == 0) atomicAdd(&kv[c], 1);
+      });
+      example::for_each_index(s.k * d, [=] __device__ (long long b) {
+        if (kv[b / d] > 0) cv[b] = sv[b] / static_cast<float>(kv[b / d]);
+      });
     }
-  }
-  const example::options opt = example::parse_options(static_cast<int>(rest.size()), rest.data(), 100'000);
+  });
+  check("plain atomics", example::to_host(centroids), reference, d);
+  example::report_peer("by hand with Thrust: plain atomics into global memory", ms, fused_ms);
+}
+#endif
+
+int main(int argc, char** argv) {
+  long long d = 256, k = 5, iters = 10;
+  const example::options opt =
+      example::parse_options(argc, argv, 100'000, 5, {{"--d", &d}, {"--k", &k}, {"--iters", &iters}});
   if (opt.n < k) example::usage(argv[0], "--n must be at least --k");
   const sizes s{opt.n, d, k};
   const auto n = static_cast<std::size_t>(opt.n);
@@ -182,17 +200,16 @@ int main(int argc, char** argv) {
   check("unfused", unfused.to_vector(), reference, d);
 
   // The passes of one iteration, counted as they run (each force has a plan_of above).
-  rune::reset_counters();
-  kmeans_step(points, start, s, false);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  kmeans_step(points, start, s, true);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { kmeans_step(points, start, s, false); });
+  const int unfused_passes = example::passes_of([&] { kmeans_step(points, start, s, true); });
 
   std::printf("kmeans: n = %zu, d = %lld, k = %lld, %lld iterations: all %lld centroids match the reference\n", n, d, k,
               iters, k);
   std::printf("  %lld iterations (passes per iteration):\n", iters);
   example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
+#if defined(__CUDACC__)
+  run_peer(points, initial, s, iters, opt.runs, fused_ms, reference);
+#endif
   std::printf("%s", plan.c_str());
   return 0;
 }

@@ -15,6 +15,10 @@
 // (map, segmented scan, map, scatter) that never stores the n summaries. Unfused, the
 // summaries, the prefix summaries, the answers and the target indices are all stored.
 //
+// Peer (GPU build): CUB has no segmented scan with regular segments; a user writes a scan by
+// key with the row as key, cub::DeviceScan::InclusiveScanByKey (keys and pieces from transform
+// iterators), which stores the n prefix summaries, then reads each row's last one.
+//
 //   ./lssp [--n 10000000] [--runs 5]     (n elements in 100 rows, as in the thesis)
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +29,13 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "gpu_peers.cuh"
+#endif
 
 struct streak {
   std::int32_t lss, lis, lcs, tl, first, last;
@@ -89,9 +100,7 @@ int main(int argc, char** argv) {
   const double fused_ms = example::median_ms(opt.runs, [&] { fused = rune::force(per_row); });
   const double unfused_ms = example::median_ms(opt.runs, [&] { unfused = rune::force(per_row, rune::unfused); });
 
-  const std::pair<const char*, std::vector<std::int32_t>> results[] = {{"fused", fused.to_vector()},
-                                                                       {"unfused", unfused.to_vector()}};
-  for (const auto& [name, got] : results) {
+  auto check = [&](const char* name, const std::vector<std::int32_t>& got) {
     if (got.size() != rows)
       example::mismatch("lssp", std::string(name) + " gives " + std::to_string(got.size()) + " rows, expected " +
                                     std::to_string(rows));
@@ -99,13 +108,39 @@ int main(int argc, char** argv) {
       if (got[r] != reference[r])
         example::mismatch("lssp", std::string(name) + " row " + std::to_string(r) + ": longest sorted run " +
                                       std::to_string(got[r]) + ", the reference " + std::to_string(reference[r]));
-  }
+  };
+  check("fused", fused.to_vector());
+  check("unfused", unfused.to_vector());
 
   std::int32_t longest = 0;
   for (std::int32_t v : reference) longest = larger(longest, v);
   std::printf("lssp: %zu rows x %zu int32, longest sorted run %d (all %zu rows match the reference)\n", rows, len,
               longest, rows);
   example::report_times(fused_ms, plan::passes, unfused_ms, plan::unfused_passes);
+#if defined(__CUDACC__)
+  if (example::peers_can_run(xs)) {
+    thrust::device_vector<streak> prefix(n);
+    thrust::device_vector<std::int32_t> longest_per_row(rows);
+    example::cub_scratch scratch;
+    const streak* prefix_of = example::raw(prefix);
+    std::int32_t* answer_of = example::raw(longest_per_row);
+    const double peer_ms = example::median_ms(opt.runs, [&] {
+      const auto row_of = thrust::make_transform_iterator(thrust::counting_iterator<rune::index_t>(0),
+                                                          [=] RUNE_FN (rune::index_t i) { return i / seg; });
+      const auto pieces = thrust::make_transform_iterator(xs.data(), piece);
+      const auto items = static_cast<rune::index_t>(n);
+      std::size_t bytes = 0;
+      RUNE_CUDA_CHECK(
+          cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, row_of, pieces, example::raw(prefix), combine{}, items));
+      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(scratch.reserve(bytes), bytes, row_of, pieces,
+                                                          example::raw(prefix), combine{}, items));
+      example::for_each_index(static_cast<long long>(rows),
+                              [=] __device__ (long long r) { answer_of[r] = prefix_of[(r + 1) * seg - 1].lss; });
+    });
+    check("cub::DeviceScan::InclusiveScanByKey", example::to_host(longest_per_row));
+    example::report_peer("cub::DeviceScan::InclusiveScanByKey, each row's last", peer_ms, fused_ms);
+  }
+#endif
   std::printf("%s", rune::explain(per_row).c_str());
   return 0;
 }

@@ -8,6 +8,12 @@
 // join), so one reduction over the summaries solves the problem: one redomap pass that never
 // stores the summaries. Unfused, the map writes n 32-byte summaries and the reduce reads them.
 //
+// Peer (GPU build): the combine is associative but not commutative, which thrust::reduce and
+// cub::DeviceReduce do not support (their documentation says so; rune's reduce keeps the
+// order of a user operator's operands). Thrust's advice is an inclusive scan whose last element
+// is the answer: cub::DeviceScan::InclusiveScan over the pieces (a transform iterator), which
+// stores the n prefix summaries.
+//
 //   ./mcss [--n 100000000] [--runs 5]
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +24,12 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "gpu_peers.cuh"
+#endif
 
 struct summary {
   std::int64_t mss, mis, mcs, ts;
@@ -75,6 +87,25 @@ int main(int argc, char** argv) {
 
   example::report_times(fused_ms, rune::plan_of<decltype(best)>::passes, unfused_ms,
                         rune::plan_of<decltype(best)>::unfused_passes);
+#if defined(__CUDACC__)
+  if (example::peers_can_run(xs)) {
+    thrust::device_vector<summary> prefixes(n);
+    example::cub_scratch scratch;
+    summary peer{};
+    const double peer_ms = example::median_ms(opt.runs, [&] {
+      const auto pieces = thrust::make_transform_iterator(xs.data(), piece);
+      summary* prefix = example::raw(prefixes);
+      std::size_t bytes = 0;
+      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, pieces, prefix, combine, opt.n));
+      RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scratch.reserve(bytes), bytes, pieces, prefix, combine, opt.n));
+      peer = prefixes[n - 1];
+    });
+    if (peer.mss != reference)
+      example::mismatch("mcss", "cub::DeviceScan::InclusiveScan gives " + std::to_string(peer.mss) +
+                                    ", the reference " + std::to_string(reference));
+    example::report_peer("cub::DeviceScan::InclusiveScan, last element", peer_ms, fused_ms);
+  }
+#endif
   std::printf("%s", rune::explain(best).c_str());
   return 0;
 }

@@ -6,8 +6,11 @@
 //                        in last = 0 andalso Seq.reduce Int.min 0 s' >= 0 end
 //
 // Fused, the map, the scan, `last` and the min-reduction of the depths are one maposcanomap
-// pass: the reduction is an accumulator of the scan's g, so the depths are never stored (on
-// the cpu backend; the cuda backend still runs a scan with reductions in g as two passes).
+// pass: the reduction is an accumulator of the scan's g, so the depths are never stored.
+//
+// Peer (GPU build): CUB, as a user would chain it: cub::DeviceScan::InclusiveSum of the steps
+// (a transform iterator) into a depth array, cub::DeviceReduce::Min of the depths, and the
+// last depth and the minimum read back.
 //
 //   ./parentheses [--n 100000000] [--runs 5]
 #include <algorithm>
@@ -20,6 +23,12 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "gpu_peers.cuh"
+#endif
 
 // A random balanced string of n parentheses (n even): a walk that never goes below zero and
 // comes back to zero at the end.
@@ -86,6 +95,29 @@ int main(int argc, char** argv) {
                 input == &balanced ? "random balanced" : "reversed", fused_balanced ? "balanced" : "unbalanced",
                 fused_lowest, fused_final);
     example::report_times(fused_ms, plan::passes, unfused_ms, plan::unfused_passes);
+#if defined(__CUDACC__)
+    if (example::peers_can_run(parens)) {
+      thrust::device_vector<int> depths(n), lowest_depth(1);
+      example::cub_scratch scratch;
+      int peer_lowest = 0, peer_final = 0;
+      const double peer_ms = example::median_ms(opt.runs, [&] {
+        const auto steps = thrust::make_transform_iterator(parens.data(), step);
+        int* depth = example::raw(depths);
+        int* lowest = example::raw(lowest_depth);
+        std::size_t bytes = 0;
+        RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, steps, depth, opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scratch.reserve(bytes), bytes, steps, depth, opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, bytes, depth, lowest, opt.n));
+        RUNE_CUDA_CHECK(cub::DeviceReduce::Min(scratch.reserve(bytes), bytes, depth, lowest, opt.n));
+        peer_lowest = lowest_depth[0];
+        peer_final = depths[n - 1];
+      });
+      if ((peer_final == 0 && peer_lowest >= 0) != expected)
+        example::mismatch("parentheses", std::string("CUB says the ") + (input == &balanced ? "balanced" : "reversed") +
+                                             " string is " + (expected ? "unbalanced" : "balanced"));
+      example::report_peer("cub::DeviceScan::InclusiveSum + cub::DeviceReduce::Min", peer_ms, fused_ms);
+    }
+#endif
     if (input == &balanced) std::printf("%s", rune::explain(lowest, final_depth).c_str());
   }
   return 0;

@@ -17,6 +17,9 @@
 // step over all 32 bits (the last one flipped, so negative keys come first) and checks that
 // every row is sorted as std::sort sorts it.
 //
+// Peer (GPU build): cub::DeviceSegmentedRadixSort::SortKeys on the rows, on bit 0 only (a
+// stable partition by the bit, the step) and on all 32 bits (the full sort).
+//
 //   ./radix_sort_step [--n 10000000] [--runs 5]    (n elements in rows of 10^4, as in the thesis)
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +31,13 @@
 #include <rune/rune.hpp>
 
 #include "example_harness.hpp"
+#if defined(__CUDACC__)
+#include <cub/device/device_segmented_radix_sort.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "gpu_peers.cuh"
+#endif
 
 // The key bit of x that step `bit` sorts by. Flipping bit 31 (the sign) orders negatives first.
 RUNE_FN inline std::int32_t key_bit(std::int32_t x, int bit) {
@@ -104,12 +114,8 @@ int main(int argc, char** argv) {
   check_rows("one step, unfused", unfused.to_vector(), partitioned, len);
 
   // The passes of one step, counted as they run (the two forces have a plan_of each, above).
-  rune::reset_counters();
-  radix_sort_step(xs, bit, seg, false);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  radix_sort_step(xs, bit, seg, true);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { radix_sort_step(xs, bit, seg, false); });
+  const int unfused_passes = example::passes_of([&] { radix_sort_step(xs, bit, seg, true); });
   if (fused_passes != 2) example::mismatch("radix_sort_step", "a fused step ran " + std::to_string(fused_passes) + " passes, not 2");
 
   // The full sort: 32 steps, one bit each, least significant first.
@@ -126,7 +132,33 @@ int main(int argc, char** argv) {
   std::printf("radix_sort_step: %zu rows x %zu int32, bit %d: every row matches std::stable_partition\n", rows, len, bit);
   std::printf("  one step:\n");
   example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
-  std::printf("  full sort, 32 steps: %.2f ms fused; every row matches std::sort\n", sort_ms);
+  std::printf("  full sort, 32 steps: %.3f ms fused; every row matches std::sort\n", sort_ms);
+#if defined(__CUDACC__)
+  if (example::peers_can_run(xs)) {
+    // Row r is [r * len, (r + 1) * len): the end offsets are the begin offsets shifted by one.
+    const auto row_starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
+                                                            [=] RUNE_FN (int r) { return r * static_cast<int>(len); });
+    thrust::device_vector<std::int32_t> sorted_rows(n);
+    example::cub_scratch scratch;
+    auto sort_rows = [&](int end_bit) {
+      std::size_t bytes = 0;
+      RUNE_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, xs.data(), example::raw(sorted_rows),
+                                                              static_cast<int>(n), static_cast<int>(rows), row_starts,
+                                                              row_starts + 1, 0, end_bit));
+      RUNE_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(scratch.reserve(bytes), bytes, xs.data(),
+                                                              example::raw(sorted_rows), static_cast<int>(n),
+                                                              static_cast<int>(rows), row_starts, row_starts + 1, 0,
+                                                              end_bit));
+    };
+    const double step_peer_ms = example::median_ms(opt.runs, [&] { sort_rows(bit + 1); });
+    check_rows("cub::DeviceSegmentedRadixSort::SortKeys, bit 0", example::to_host(sorted_rows), partitioned, len);
+    const double sort_peer_ms = example::median_ms(opt.runs, [&] { sort_rows(32); });
+    check_rows("cub::DeviceSegmentedRadixSort::SortKeys, 32 bits", example::to_host(sorted_rows), sorted, len);
+    example::report_peer("cub::DeviceSegmentedRadixSort::SortKeys on bit 0, against one step", step_peer_ms, fused_ms);
+    example::report_peer("cub::DeviceSegmentedRadixSort::SortKeys on 32 bits, against the full sort", sort_peer_ms,
+                         sort_ms);
+  }
+#endif
   std::printf("%s", plan.c_str());
   return 0;
 }

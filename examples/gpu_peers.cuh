@@ -1,0 +1,107 @@
+#pragma once
+// What the GPU builds of the examples share for their peers, the code a user would write with
+// CUB/Thrust instead of rune; a reader may skip it. Included under __CUDACC__ only. The peers
+// read rune's arrays in place (array::data() is a device pointer when the array lives on the
+// GPU) and write into thrust::device_vectors, allocated before they are timed.
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstdio>
+#include <vector>
+
+#include <rune/kernels/runtime/cuda_error.hpp>
+#include <rune/rune.hpp>
+
+namespace example {
+
+// Peers run only where rune's arrays live on the GPU: a GPU build with a device visible and
+// RUNE_BACKEND not set to cpu.
+template <class T> bool peers_can_run(const rune::array<T>& input) {
+  if (input.where() == rune::location::device) return true;
+  std::printf("  peers skipped: the arrays live on the host (no GPU visible, or RUNE_BACKEND=cpu)\n");
+  return false;
+}
+
+template <class T> T* raw(thrust::device_vector<T>& v) { return thrust::raw_pointer_cast(v.data()); }
+
+template <class T> std::vector<T> to_host(const thrust::device_vector<T>& v) {
+  std::vector<T> out(v.size());
+  thrust::copy(v.begin(), v.end(), out.begin());
+  return out;
+}
+
+// f(i) for every i in [0, n), one GPU thread each: the plain kernel, written with Thrust.
+template <class F> void for_each_index(long long n, F f) {
+  thrust::for_each_n(thrust::device, thrust::counting_iterator<long long>(0), n, f);
+}
+
+// Temporary storage for CUB's two-step calls (ask the size, then run), kept between calls so
+// that timed calls do not allocate.
+class cub_scratch {
+ public:
+  void* reserve(std::size_t bytes) {
+    if (bytes > bytes_.size()) bytes_.resize(bytes);
+    return raw(bytes_);
+  }
+
+ private:
+  thrust::device_vector<unsigned char> bytes_;
+};
+
+// cub::DeviceHistogram::HistogramEven with one bin per integer in [0, bins): counts[b] = the
+// number of samples equal to b; samples outside [0, bins) are not counted.
+template <class SampleIt>
+void histogram_even(cub_scratch& scratch, SampleIt samples, long long n, int* counts, int bins) {
+  std::size_t bytes = 0;
+  RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, counts, bins + 1, 0, bins, n));
+  void* temp = scratch.reserve(bytes);
+  RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, samples, counts, bins + 1, 0, bins, n));
+}
+
+// The sort-and-reduce histogram (the route of the PyTorch code the genhist paper compares
+// with): the caller writes n (bin, value) pairs into keys() and values(); run() sorts them by bin
+// (cub::DeviceRadixSort::SortPairs on the bits a bin needs), sums each run of equal bins
+// (cub::DeviceReduce::ReduceByKey) and writes every run's sum to its bin, the others to 0.
+template <class T> class sort_reduce_histogram {
+ public:
+  sort_reduce_histogram(long long n, int bins)
+      : n_(n), bins_(bins), keys_(n), sorted_keys_(n), run_keys_(n), values_(n), sorted_values_(n), run_sums_(n),
+        runs_(1) {}
+
+  int* keys() { return raw(keys_); }
+  T* values() { return raw(values_); }
+
+  void run(T* histogram) {
+    int bits = 1;
+    while ((1LL << bits) < bins_) ++bits;
+    std::size_t bytes = 0;
+    RUNE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys(), raw(sorted_keys_), values(),
+                                                    raw(sorted_values_), n_, 0, bits));
+    RUNE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch_.reserve(bytes), bytes, keys(), raw(sorted_keys_), values(),
+                                                    raw(sorted_values_), n_, 0, bits));
+    RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, bytes, raw(sorted_keys_), raw(run_keys_),
+                                                   raw(sorted_values_), raw(run_sums_), raw(runs_), rune::plus{}, n_));
+    RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(scratch_.reserve(bytes), bytes, raw(sorted_keys_), raw(run_keys_),
+                                                   raw(sorted_values_), raw(run_sums_), raw(runs_), rune::plus{}, n_));
+    thrust::fill_n(thrust::device, histogram, bins_, T{});
+    const int runs = runs_[0];  // synchronizes, as PyTorch's unique() does
+    const int* bin_of_run = raw(run_keys_);
+    const T* sum_of_run = raw(run_sums_);
+    for_each_index(runs, [=] __device__ (long long r) { histogram[bin_of_run[r]] = sum_of_run[r]; });
+  }
+
+ private:
+  long long n_;
+  int bins_;
+  thrust::device_vector<int> keys_, sorted_keys_, run_keys_;
+  thrust::device_vector<T> values_, sorted_values_, run_sums_;
+  thrust::device_vector<int> runs_;
+  cub_scratch scratch_;
+};
+}  // namespace example
