@@ -18,6 +18,8 @@
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/rune.hpp>
 
+#include "example_harness.hpp"
+
 namespace example {
 
 // Peers run only where rune's arrays live on the GPU: a GPU build with a device visible and
@@ -53,6 +55,16 @@ class cub_scratch {
  private:
   thrust::device_vector<unsigned char> bytes_;
 };
+
+// The median time of a CUB call `call(temp, temp_bytes)` (returning its cudaError_t), its
+// temporary storage sized the CUB way (a first call with temp = null) outside the timed runs.
+template <class Call> double time_cub(int runs, Call call) {
+  std::size_t bytes = 0;
+  RUNE_CUDA_CHECK(call(nullptr, bytes));
+  cub_scratch scratch;
+  void* temp = scratch.reserve(bytes);
+  return median_ms(runs, [&] { RUNE_CUDA_CHECK(call(temp, bytes)); });
+}
 
 // cub::DeviceHistogram::HistogramEven with one bin per integer in [0, bins): counts[b] = the
 // number of samples equal to b; samples outside [0, bins) are not counted.

@@ -60,11 +60,11 @@
 
 #include <rune/rune.hpp>
 
-#include "cuda_peer.hpp"
 #include "example_harness.hpp"
 #include "segmented_radix_sort.hpp"
 
 #ifdef __CUDACC__
+#include "gpu_peers.cuh"
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/execution_policy.h>
@@ -517,7 +517,7 @@ static void run_cub_peer(const rune::array<float>& points, const problem& p, con
   const host_tree got{to_host(g.splits), to_host(g.median), to_host(g.indir)};
   check_tree("CUB", got, reference);
   check_leaves("CUB", to_host(g.leaves), got, coords, p.d);
-  peer::report("Thrust kernels + cub::DeviceSegmentedSort::StableSortPairs per level", ms, fused_ms);
+  example::report_peer("Thrust kernels + cub::DeviceSegmentedSort::StableSortPairs per level", ms, fused_ms);
 }
 #endif
 
@@ -555,11 +555,9 @@ int main(int argc, char** argv) {
   rune_tree fused, unfused;
   const double fused_ms = example::median_ms(opt.runs, [&] {
     fused = build_with_rune(points, p, false);
-    peer::finish(fused.leaves);
   });
   const double unfused_ms = example::median_ms(opt.runs, [&] {
     unfused = build_with_rune(points, p, true);
-    peer::finish(unfused.leaves);
   });
   const std::pair<const char*, const rune_tree*> results[] = {{"fused", &fused}, {"unfused", &unfused}};
   for (const auto& [who, t] : results) {
@@ -587,7 +585,7 @@ int main(int argc, char** argv) {
               static_cast<long long>(p.shape.inner + 1), static_cast<long long>(p.shape.per_leaf));
   example::report_times(fused_ms, fused_count, unfused_ms, unfused_count);
 #ifdef __CUDACC__
-  if (peer::on_device(points)) run_cub_peer(points, p, reference, coords, opt.runs, fused_ms);
+  if (example::peers_can_run(points)) run_cub_peer(points, p, reference, coords, opt.runs, fused_ms);
 #endif
   std::printf("the start, the first level (the sort's histogram and one of its steps among them), the finish:\n%s",
               plan.c_str());

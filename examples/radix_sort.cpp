@@ -28,11 +28,11 @@
 
 #include <rune/rune.hpp>
 
-#include "cuda_peer.hpp"
 #include "example_harness.hpp"
 #include "segmented_radix_sort.hpp"
 
 #ifdef __CUDACC__
+#include "gpu_peers.cuh"
 #include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -77,13 +77,13 @@ static void run_cub_peers(const rune::array<std::int32_t>& xs, matrix_shape shap
     std::vector<std::int32_t> got(xs.size());
     RUNE_CUDA_CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
     check_rows(what, got, sorted, shape);
-    peer::report(what, ms, fused_ms);
+    example::report_peer(what, ms, fused_ms);
   };
-  const double radix_ms = peer::time_cub(runs, [&](void* temp, std::size_t& bytes) {
+  const double radix_ms = example::time_cub(runs, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, xs.data(), d_out, n, rows, begins, ends);
   });
   check_and_report("cub::DeviceSegmentedRadixSort::SortKeys", radix_ms);
-  const double sort_ms = peer::time_cub(runs, [&](void* temp, std::size_t& bytes) {
+  const double sort_ms = example::time_cub(runs, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceSegmentedSort::SortKeys(temp, bytes, xs.data(), d_out, n, rows, begins, ends);
   });
   check_and_report("cub::DeviceSegmentedSort::SortKeys", sort_ms);
@@ -122,11 +122,9 @@ int main(int argc, char** argv) {
   rune::array<std::int32_t> fused, unfused;
   const double fused_ms = example::median_ms(opt.runs, [&] {
     fused = sort_rows(xs, shape, false);
-    peer::finish(fused);
   });
   const double unfused_ms = example::median_ms(opt.runs, [&] {
     unfused = sort_rows(xs, shape, true);
-    peer::finish(unfused);
   });
   check_rows("fused", fused.to_vector(), sorted, shape);
   check_rows("unfused", unfused.to_vector(), sorted, shape);
@@ -148,7 +146,7 @@ int main(int argc, char** argv) {
               shape.len, radix::steps, radix::digit_bits);
   example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
 #ifdef __CUDACC__
-  if (peer::on_device(xs)) run_cub_peers(xs, shape, sorted, opt.runs, fused_ms);
+  if (example::peers_can_run(xs)) run_cub_peers(xs, shape, sorted, opt.runs, fused_ms);
 #endif
   std::printf("the digit counts, then one of the %d steps:\n%s", radix::steps, plan.c_str());
   return 0;
