@@ -32,8 +32,11 @@ int main() {
   for (float x : host) expect_total += 2 * x + 1;
   const std::vector<float> o = out.to_vector(), s = same.to_vector();
   const std::vector<int> cv = c.to_vector();
-  bool ok = std::abs(total - expect_total) <= 1e-3 * expect_total && o.size() == std::size_t(n) &&
-            std::abs(o.back() - total) <= 1e-3 * expect_total && s == o;
+  // Float sums depend on the order of additions, which differs between fused, unfused and
+  // the GPU's tiles: compare within a relative tolerance.
+  auto close = [&](double a, double b) { return std::abs(a - b) <= 1e-3 * expect_total; };
+  bool ok = close(total, expect_total) && o.size() == std::size_t(n) && s.size() == o.size() && close(o.back(), total);
+  for (std::size_t i = 0; ok && i < o.size(); ++i) ok = close(s[i], o[i]);
   for (int b = 0; b < 10; ++b) ok = ok && cv[b] == n / 10;
   std::printf("backend %s: total %.6g (expected %.6g), histogram of 10 bins, %s\n",
               xs.where() == rune::location::device ? "cuda" : "cpu", total, expect_total, ok ? "all checks pass" : "MISMATCH");

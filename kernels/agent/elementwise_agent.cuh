@@ -14,6 +14,17 @@ template <class Policy, class F> struct elementwise_agent {
   const F& f;
   index_t n;
 
+  // Note [Thin grids]
+  // When n leaves fewer tiles than the device holds blocks, tiles of `items` per thread
+  // would leave SMs idle (k-means' assignment map over 10^5 points ran on 25 of 132 SMs, 4x
+  // slower than a one-thread-per-point kernel). The dispatch then launches one thread per
+  // element, and the blocks take single rows of block_threads.
+  __device__ void run_thin() const {
+    for (index_t i = index_t(blockIdx.x) * Policy::block_threads + threadIdx.x; i < n;
+         i += index_t(gridDim.x) * Policy::block_threads)
+      f.store(i, f.load(i));
+  }
+
   __device__ void run() const {
     using loaded = decltype(f.load(index_t{}));
     for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {

@@ -16,8 +16,11 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
   const index_t tiles = (n + tile - 1) / tile;
   const index_t resident = resident_blocks(elementwise_kernel<Policy, F>, Policy::block_threads, Policy::blocks_per_sm);
-  const int grid = static_cast<int>(std::min(tiles, resident));
-  elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f);
+  // Too few tiles to fill the device: a thread per element instead (Note [Thin grids]).
+  const bool thin = tiles < resident;
+  const index_t blocks = thin ? (n + Policy::block_threads - 1) / Policy::block_threads : tiles;
+  const int grid = static_cast<int>(std::min(blocks, resident));
+  elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f, thin);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::elementwise_kernel");
 }
 }  // namespace rune::kernels

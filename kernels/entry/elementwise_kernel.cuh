@@ -4,8 +4,11 @@
 
 namespace rune::kernels {
 
+// thin: one element per thread per step (elementwise_agent.cuh, Note [Thin grids]).
 template <class Policy, class F>
-__global__ void __launch_bounds__(Policy::block_threads) elementwise_kernel(index_t n, F f) {
-  elementwise_agent<Policy, F>{f, n}.run();
+__global__ void __launch_bounds__(Policy::block_threads) elementwise_kernel(index_t n, F f, bool thin) {
+  const elementwise_agent<Policy, F> agent{f, n};
+  if (thin) agent.run_thin();
+  else agent.run();
 }
 }  // namespace rune::kernels

@@ -27,7 +27,8 @@
 //   k_max  = min(f_L2 · L2 · RACE / el, N) / T                 histogram elements per thread in L2
 //   C      = min(T, u · H_chk / k_max)     M = max(1, ⌊T / C⌋)   u = 2 (HDW), 1 (CAS, XCG)
 //
-// Which one runs (section V-A): shared memory when its S ≤ 3 (HDW), 4 (CAS), 6 (XCG).
+// Which one runs (section V-A): shared memory when its S ≤ 3 (HDW), 4 (CAS), 6 (XCG). A
+// device row may carry constants measured on it (Note [H100 constants]).
 //
 // Note [Reading eq. 4]
 // The paper prints RACE = max(1, k_RF·RF / min(1, line ÷ el_avg)), whose min(1, ...) is 1 for
@@ -91,26 +92,8 @@ constexpr std::optional<atomic_class> find_atomic_class(std::string_view name) {
   return std::nullopt;
 }
 
-struct hist_device {
-  std::string_view name;
-  double shared_bytes;     // L: shared memory one block may use
-  double l2_bytes;         // L2
-  std::int64_t hw_threads; // T_hw: concurrently resident threads
-  std::int64_t block;      // B: threads per block
-  double l2_line_bytes;    // line (Note [Reading eq. 4])
-};
-
-inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024 * 1024, 69632, 1024, 64};
-inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64};
-inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
-
-constexpr std::optional<hist_device> find_hist_device(std::string_view name) {
-  for (const hist_device& d : hist_devices)
-    if (d.name == name) return d;
-  return std::nullopt;
-}
-
-// The model's own constants, chosen experimentally by the paper; a struct so tuning can swap them.
+// The model's own constants, chosen experimentally by the paper; a device row may carry
+// others measured on that device (Note [H100 constants]).
 struct hist_constants {
   double k_rf = 0.75;       // eq. 4: weight of the race factor
   double f_l2 = 0.4;        // fraction of L2 given to sub-histograms
@@ -120,7 +103,46 @@ struct hist_constants {
   std::int64_t lock_bytes = 4;  // XCG's lock per bin
   // Section V-A: compute in shared memory when its S is at most this, per class.
   std::int64_t max_shared_passes_hdw = 3, max_shared_passes_cas = 4, max_shared_passes_xcg = 6;
+  // HDW in shared memory: when c > 0, at most the paper's static M_c = ⌊c·B / min(H, B)⌋
+  // copies (section V-A finds M_1 near optimal for HDW); 0 keeps eqs. 1-3's M.
+  double hdw_shared_copies = 0;
 };
+
+
+
+struct hist_device {
+  std::string_view name;
+  double shared_bytes;     // L: shared memory one block may use
+  double l2_bytes;         // L2
+  std::int64_t hw_threads; // T_hw: concurrently resident threads
+  std::int64_t block;      // B: threads per block
+  double l2_line_bytes;    // line (Note [Reading eq. 4])
+  hist_constants tuning{}; // the paper's, unless measured on this device
+};
+
+inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024 * 1024, 69632, 1024, 64};
+// Note [H100 constants]
+// The paper's Fig. 7 protocol on the H100 (bench_gpu_hist --sweep, N = 5e7, RF 1 and 63;
+// bench/results/2026-11-22-h100-hist-model.md) found, against the paper's constants:
+//  * HDW in shared memory: the time grows with the bins a block initializes, folds and
+//    flushes, and barely with contention (M = 1 to 297 within 5% at H = 31). Eqs. 1-3's
+//    M = 1024 at H = 31 ran 1.18-1.25x slower than the best static choice at every H ≤ 24576;
+//    M_1 was within 2% of the best everywhere: hdw_shared_copies = 1.
+//  * HDW at H = 196608 runs fastest in shared memory with S = 4 (0.49 ms, global 0.62 ms);
+//    at S = 7 global wins: max_shared_passes_hdw = 4.
+//  * CAS at H = 196608 with S = 4 ran 2.35x slower in shared memory than in global memory;
+//    with S = 1 shared memory wins by 5x: max_shared_passes_cas = 1.
+//  * XCG was not swept yet: the paper's constants.
+inline constexpr hist_constants hist_h100_constants{
+    .max_shared_passes_hdw = 4, .max_shared_passes_cas = 1, .max_shared_passes_xcg = 6, .hdw_shared_copies = 1};
+inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
+inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
+
+constexpr std::optional<hist_device> find_hist_device(std::string_view name) {
+  for (const hist_device& d : hist_devices)
+    if (d.name == name) return d;
+  return std::nullopt;
+}
 
 struct hist_problem {
   std::int64_t n;           // N: updates
@@ -176,7 +198,7 @@ constexpr std::int64_t hist_bin_bytes(const hist_problem& p, const hist_constant
 }
 
 // Eqs. 1-3.
-constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device& d, const hist_constants& k = {}) {
+constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
   detail::check(p, d);
   const double el = static_cast<double>(hist_bin_bytes(p, k));
   const double H = static_cast<double>(p.bins);
@@ -184,7 +206,11 @@ constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device
   const std::int64_t blocks = detail::ceil_div(T, d.block);
   const double updates_per_block = static_cast<double>(detail::ceil_div(p.n, blocks));
   const double m_prime = std::min(d.shared_bytes / el, updates_per_block) / H;
-  const std::int64_t M = std::max<std::int64_t>(1, std::min(detail::floor_nonneg(m_prime), d.block));
+  std::int64_t M = std::max<std::int64_t>(1, std::min(detail::floor_nonneg(m_prime), d.block));
+  if (p.cls == atomic_class::hdw && k.hdw_shared_copies > 0) {
+    const double m_c = k.hdw_shared_copies * static_cast<double>(d.block) / std::min(H, static_cast<double>(d.block));
+    M = std::min(M, std::max<std::int64_t>(1, detail::floor_nonneg(m_c)));
+  }
   const double C = static_cast<double>(detail::ceil_div(d.block, M));
   // Whole bins per pass, so that M·H_chk·el ≤ L (Note [Guards beyond the paper], 3); at least
   // one, so that a bin larger than L still yields a finite S (and shared_fits says no).
@@ -195,7 +221,7 @@ constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device
 }
 
 // Eqs. 4-6.
-constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device& d, const hist_constants& k = {}) {
+constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
   detail::check(p, d);
   const double el = static_cast<double>(hist_bin_bytes(p, k));
   const double el_avg = p.cls == atomic_class::xcg
@@ -226,12 +252,20 @@ constexpr std::int64_t hist_max_shared_passes(atomic_class c, const hist_constan
   return 0;
 }
 
-constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, const hist_constants& k = {}) {
+constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device& d) {
+  return hist_shared_model(p, d, d.tuning);
+}
+constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device& d) {
+  return hist_global_model(p, d, d.tuning);
+}
+
+constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
   const hist_choice sh = hist_shared_model(p, d, k);
   const bool fits = static_cast<double>(hist_bin_bytes(p, k)) <= d.shared_bytes;
   const hist_choice gl = hist_global_model(p, d, k);
   const bool use_shared = fits && sh.S <= hist_max_shared_passes(p.cls, k);
   return {sh, fits, gl, use_shared ? hist_memory::shared : hist_memory::global};
 }
+constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d) { return hist_model(p, d, d.tuning); }
 
 }  // namespace rune::kernels::tuning

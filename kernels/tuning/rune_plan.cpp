@@ -301,7 +301,8 @@ int run_hist(const std::vector<std::string>& args) {
                       static_cast<double>(cur.l2_bytes),
                       cur.sm_count * cur.threads_per_sm,
                       cur.threads_per_block,
-                      hist_h100.l2_line_bytes};
+                      hist_h100.l2_line_bytes,
+                      hist_h100.tuning};  // measured on the H100 (sm_90), the one device tuned so far
     std::printf("%s\n", describe(cur).c_str());
   } else {
     dev = find_hist_device(device);
@@ -314,10 +315,10 @@ int run_hist(const std::vector<std::string>& args) {
               static_cast<long long>(p.elem_bytes));
   std::printf("shared M=%lld S=%lld\n", static_cast<long long>(plan.shared.M), static_cast<long long>(plan.shared.S));
   std::printf("global M=%lld S=%lld\n", static_cast<long long>(plan.global.M), static_cast<long long>(plan.global.S));
-  const long long limit = static_cast<long long>(hist_max_shared_passes(p.cls));
+  const long long limit = static_cast<long long>(hist_max_shared_passes(p.cls, dev->tuning));
   if (!plan.shared_fits)
     std::printf("run=global (one %lld-byte bin does not fit in %.0f bytes of shared memory)\n",
-                static_cast<long long>(hist_bin_bytes(p)), dev->shared_bytes);
+                static_cast<long long>(hist_bin_bytes(p, dev->tuning)), dev->shared_bytes);
   else
     std::printf("run=%s (shared S=%lld %s %lld for %s)\n", plan.run == hist_memory::shared ? "shared" : "global",
                 static_cast<long long>(plan.shared.S), plan.run == hist_memory::shared ? "<=" : ">", limit,

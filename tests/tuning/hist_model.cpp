@@ -191,6 +191,21 @@ TEST_SUITE("tuning") {
     }
   }
 
+  TEST_CASE("hist model: the constants measured on the H100 (Note [H100 constants])") {
+    const auto& d = tuning::hist_h100;
+    // HDW in shared memory: at most M_1 = ⌊B / min(H, B)⌋ copies; the paper's constants give more.
+    CHECK(tuning::hist_shared_model(problem(31, 1, atomic_class::hdw, int_bytes), d).M == 1024 / 31);
+    CHECK(tuning::hist_shared_model(problem(31, 1, atomic_class::hdw, int_bytes), d, tuning::hist_constants{}).M == 1024);
+    CHECK(tuning::hist_shared_model(problem(2048, 63, atomic_class::hdw, int_bytes), d).M == 1);
+    // CAS is not capped: its copies pay (M = 1024 at H = 31 was 2.2x faster than M = 297).
+    CHECK(tuning::hist_shared_model(problem(31, 1, atomic_class::cas, int_bytes), d).M == 1024);
+    // The switch: HDW stays in shared memory up to S = 4, CAS only with S = 1.
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::global);
+  }
+
   TEST_CASE("hist model: bad problems are usage errors") {
     const auto& d = tuning::hist_rtx2080ti;
     CHECK_THROWS_AS(tuning::hist_model(problem(0, 1, atomic_class::hdw, 4), d), std::invalid_argument);
