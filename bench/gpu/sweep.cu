@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -379,10 +380,8 @@ void sweep_histograms(const options& opt, result_log& log) {
 bool wants_elementwise_ops(const options& opt) {
   return opt.wants("scan") || opt.wants("reduce") || opt.wants("map") || opt.wants("filter");
 }
-}  // namespace
 
-int main(int argc, char** argv) {
-  const options opt = parse_options(argc, argv);
+int run_sweep(const options& opt) {
   cudaDeviceProp props{};
   int device = 0;
   RUNE_CUDA_CHECK(cudaGetDevice(&device));
@@ -405,4 +404,15 @@ int main(int argc, char** argv) {
               log.mismatches() == 0 ? "every rune result equals its peer's"
                                     : (std::to_string(log.mismatches()) + " MISMATCH(ES) with the peer").c_str());
   return log.mismatches() == 0 ? 0 : 1;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  const options opt = parse_options(argc, argv);
+  try {
+    return run_sweep(opt);
+  } catch (const std::exception& e) {  // rune::cuda_error names the failing call, e.g. no usable GPU
+    std::fprintf(stderr, "bench_gpu_sweep: %s\n", e.what());
+    return 1;
+  }
 }
