@@ -152,8 +152,8 @@ class result_log {
         std::fprintf(csv_, "%s,%s,%lld,%lld,%.3f,", m.op, m.type, m.n, m.bins, m.entropy);
       else
         std::fprintf(csv_, "%s,%s,%lld,,,", m.op, m.type, m.n);
-      std::fprintf(csv_, "%.5f,%s,%.5f,%.1f,%.1f,%.4f,%s\n", m.rune_ms, m.peer, m.peer_ms, rune_rate, peer_rate, speedup,
-                   m.verified ? "yes" : "MISMATCH");
+      std::fprintf(csv_, "%.5f,%s,%.5f,%.1f,%.1f,%.4f,%s\n", m.rune_ms, m.peer, m.peer_ms, rune_rate, peer_rate,
+                   speedup, m.verified ? "yes" : "MISMATCH");
       std::fflush(csv_);
     }
     ++rows_;
@@ -298,9 +298,11 @@ template <class T> measurement measure_map(const char* type, const rune::array<T
   const double rune_ms = timed([&] { got = rune::force(ys); });
   thrust::device_vector<T> want(n);
   // par_nosync: thrust::device would wait for the kernel after each call, which rune does not.
-  const double peer_ms =
-      timed([&] { thrust::transform(thrust::cuda::par_nosync, xs.data(), xs.data() + n, want.begin(), plus_one<T>{}); });
-  return {"map", type, n, 0, 0, rune_ms, "thrust::transform", peer_ms, 2.0 * n * sizeof(T), same_elements(got, want, n)};
+  const double peer_ms = timed([&] {
+    thrust::transform(thrust::cuda::par_nosync, xs.data(), xs.data() + n, want.begin(), plus_one<T>{});
+  });
+  return {"map", type, n, 0, 0, rune_ms, "thrust::transform", peer_ms, 2.0 * n * sizeof(T),
+          same_elements(got, want, n)};
 }
 
 template <class T> measurement measure_filter(const char* type, const rune::array<T>& xs) {
@@ -316,7 +318,8 @@ template <class T> measurement measure_filter(const char* type, const rune::arra
         return cub::DeviceSelect::If(temp, bytes, xs.data(), raw(want), raw(count), n, non_negative<T>{});
       },
       [&] { want_count = copy_to_host(count); });
-  return {"filter", type, n, 0, 0, rune_ms, "cub::DeviceSelect::If", peer_ms, static_cast<double>(n + want_count) * sizeof(T),
+  const double ideal_bytes = static_cast<double>(n + want_count) * sizeof(T);  // read all, write the kept
+  return {"filter", type, n, 0, 0, rune_ms, "cub::DeviceSelect::If", peer_ms, ideal_bytes,
           same_elements(got, want, want_count)};
 }
 
@@ -370,8 +373,8 @@ void sweep_histograms(const options& opt, result_log& log) {
   for (int words : {1, 5}) {
     for (int lg = 4; lg <= 20; lg += opt.quick ? 4 : 1) {
       const long long bins = 1LL << lg;
-      thrust::tabulate(thrust::device, samples.begin(), samples.end(),
-                       and_of_words_bin{static_cast<std::uint64_t>(100 + lg), words, static_cast<std::uint64_t>(bins - 1)});
+      const and_of_words_bin sample{static_cast<std::uint64_t>(100 + lg), words, static_cast<std::uint64_t>(bins - 1)};
+      thrust::tabulate(thrust::device, samples.begin(), samples.end(), sample);
       log.add(measure_hist(rune::view(raw(samples), n), bins, entropy_of_and(words)));
     }
   }

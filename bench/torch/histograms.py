@@ -19,6 +19,17 @@ from harness import count, median_ms, parse_args, results
 BIN_COUNTS = [31, 127, 505, 2048, 6144, 12288, 24576, 49152, 196608, 393216, 786432, 1572864]
 
 
+def by_bincount(bins, h, ones):
+    return torch.bincount(bins, minlength=h)
+
+
+def by_index_add(bins, h, ones):
+    return torch.zeros(h, dtype=torch.int32, device=bins.device).index_add_(0, bins, ones)
+
+
+ROUTES = {"bincount": by_bincount, "index_add_ int32": by_index_add}
+
+
 def main():
     def own_args(parser):
         parser.add_argument("--n", type=count, default=50_000_000, help="samples")
@@ -32,13 +43,11 @@ def main():
     for rf in args.rf:
         for h in BIN_COUNTS:
             bins = (x % max(1, h // rf)) * rf
-            counts = torch.bincount(bins, minlength=h)
-            if not torch.equal(counts.int(), torch.zeros(h, dtype=torch.int32, device=device).index_add_(0, bins, ones)):
+            if not torch.equal(by_bincount(bins, h, ones).int(), by_index_add(bins, h, ones)):
                 sys.exit(f"histograms.py: bincount and index_add_ differ at H = {h}, RF = {rf}")
-            routes = {"bincount": lambda: torch.bincount(bins, minlength=h),
-                      "index_add_ int32": lambda: torch.zeros(h, dtype=torch.int32, device=device).index_add_(0, bins, ones)}
-            for name, route in routes.items():
-                log.add(median_ms(route, device, args.runs), workload="hdw histogram", n=args.n, H=h, RF=rf, route=name)
+            for name, route in ROUTES.items():
+                ms = median_ms(lambda: route(bins, h, ones), device, args.runs)
+                log.add(ms, workload="hdw histogram", n=args.n, H=h, RF=rf, route=name)
     log.write()
 
 
