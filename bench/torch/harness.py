@@ -65,7 +65,7 @@ def device_name(device):
     return torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
 
 
-class results:
+class ResultLog:
     """Prints each measurement as it comes; writes them all to --csv FILE (if given) at the end."""
 
     def __init__(self, args, device):

@@ -14,7 +14,7 @@ import sys
 
 import torch
 
-from harness import count, median_ms, parse_args, results
+from harness import ResultLog, count, median_ms, parse_args
 
 BIN_COUNTS = [31, 127, 505, 2048, 6144, 12288, 24576, 49152, 196608, 393216, 786432, 1572864]
 
@@ -39,7 +39,7 @@ def main():
     g = torch.Generator(device=device).manual_seed(7)
     x = torch.randint(0, 2**31, (args.n,), generator=g, device=device, dtype=torch.int32)
     ones = torch.ones(args.n, dtype=torch.int32, device=device)
-    log = results(args, device)
+    log = ResultLog(args, device)
     for rf in args.rf:
         for h in BIN_COUNTS:
             bins = (x % max(1, h // rf)) * rf

@@ -17,7 +17,7 @@ import sys
 
 import torch
 
-from harness import count, median_ms, parse_args, results
+from harness import ResultLog, count, median_ms, parse_args
 
 
 def make_points(n, side, device):
@@ -91,7 +91,7 @@ def main():
     if (args.n is None) != (args.side is None) or (args.side is not None and args.side < 4):
         sys.exit("image_registration.py: give --n and --side together, with --side at least 4")
     sizes = [(args.n, args.side)] if args.n else [(2_000_000, 53), (8_000_000, 203)]
-    log = results(args, device)
+    log = ResultLog(args, device)
     for n, side in sizes:
         points = make_points(n, side, device)
         # Every route must give the histogram of the most precise one (float64 sums) to 1e-3.

@@ -10,7 +10,7 @@ import sys
 
 import torch
 
-from harness import count, median_ms, parse_args, results
+from harness import ResultLog, count, median_ms, parse_args
 
 
 def make_points(n, d, k, device):
@@ -42,7 +42,7 @@ def main():
         parser.add_argument("--iters", type=count, default=10, help="iterations")
 
     args, device = parse_args("k-means in PyTorch, the peer of examples/kmeans.cpp", 5, own_args)
-    log = results(args, device)
+    log = ResultLog(args, device)
     for k in args.k:
         if k > args.n:
             sys.exit(f"kmeans.py: --k {k} wants at least as many points (--n {args.n})")

@@ -10,7 +10,7 @@ import sys
 
 import torch
 
-from harness import count, median_ms, parse_args, results
+from harness import ResultLog, count, median_ms, parse_args
 
 ROW = 1000  # the segment size of the row-wise cumsum
 
@@ -23,7 +23,7 @@ def main():
     if args.n % ROW:
         sys.exit(f"scan.py: --n must be a multiple of {ROW} (the row length of the segmented scan)")
     g = torch.Generator(device=device).manual_seed(3)
-    log = results(args, device)
+    log = ResultLog(args, device)
     for dtype in (torch.int32, torch.int64, torch.float32):
         x = torch.randint(-100, 101, (args.n,), generator=g, device=device).to(dtype)
         ms = median_ms(lambda: torch.cumsum(x, 0, dtype=dtype), device, args.runs)
