@@ -12,9 +12,9 @@ inside its pass).
 """
 import sys
 
-import torch
+from harness import ResultLog, count, median_ms, parse_args  # first: it explains a missing PyTorch
 
-from harness import ResultLog, count, median_ms, parse_args
+import torch
 
 BIN_COUNTS = [31, 127, 505, 2048, 6144, 12288, 24576, 49152, 196608, 393216, 786432, 1572864]
 

@@ -15,9 +15,9 @@ histogram (making the 16 n bins and weights included, as rune's pass makes them)
 """
 import sys
 
-import torch
+from harness import ResultLog, count, median_ms, parse_args  # first: it explains a missing PyTorch
 
-from harness import ResultLog, count, median_ms, parse_args
+import torch
 
 
 def make_points(n, side, device):

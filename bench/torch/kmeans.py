@@ -8,9 +8,9 @@ its centroid. The time is the whole loop of --iters iterations from the initial 
 """
 import sys
 
-import torch
+from harness import ResultLog, count, median_ms, parse_args  # first: it explains a missing PyTorch
 
-from harness import ResultLog, count, median_ms, parse_args
+import torch
 
 
 def make_points(n, d, k, device):

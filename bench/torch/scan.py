@@ -8,9 +8,9 @@ as in scan.cu. cumsum is given the element type as dtype: without it PyTorch wid
 """
 import sys
 
-import torch
+from harness import ResultLog, count, median_ms, parse_args  # first: it explains a missing PyTorch
 
-from harness import ResultLog, count, median_ms, parse_args
+import torch
 
 ROW = 1000  # the segment size of the row-wise cumsum
 
