@@ -208,7 +208,7 @@ TEST_CASE("cuda histogram paths: race factors 1 and 63 (bin = (x % max(1, H/RF))
 }
 
 TEST_CASE("cuda histogram: the race-factor inspector sees RF 63 and RF 1, and the result is the same") {
-  const index_t n = 2'000'000, h = 196608;  // large enough that the model picks global memory
+  const index_t n = 2'000'000, h = 196608;
   const auto xs = random_vector<std::int32_t>(n, 0, INT32_MAX, 6);
   for (index_t rf : {index_t{1}, index_t{63}}) {
     CAPTURE(rf);
@@ -216,6 +216,7 @@ TEST_CASE("cuda histogram: the race-factor inspector sees RF 63 and RF 1, and th
     for (std::size_t i = 0; i < xs.size(); ++i) is[i] = (xs[i] % (h / rf)) * rf;
     const auto want = reference(h, is, std::vector<int>(is.size(), 1), rune::plus{}, std::vector<int>(h, 0));
     kn::hist_override inspect;
+    inspect.where = kn::hist_override::memory::global;  // the inspector runs for global memory only
     inspect.inspect_race_factor = true;
     kn::scoped_hist_override forced(inspect);
     RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu).to_vector(), want);
