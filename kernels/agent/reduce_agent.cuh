@@ -2,18 +2,20 @@
 // One block's share of a reduction over a contiguous run of tiles.
 //  - striped (commutative operators): thread t takes items t, t + B, ... of every tile
 //    (coalesced), folds all its tiles in registers, and the block reduces once at the end;
-//  - blocked (operators that need not commute): thread t folds items_per_thread consecutive
+//  - blocked (operators that need not commute): thread t folds `items` consecutive
 //    indices of a tile, the block reduces each tile, and tiles fold left to right.
 // f works in two steps, f.load(i) (the reads) and f.compute(loaded, i) (the element's value);
 // a full tile issues all its loads before computing any, so several loads are in flight.
 #include <cub/block/block_reduce.cuh>
+
+#include <utility>
 
 #include <rune/config.hpp>
 
 namespace rune::kernels {
 
 template <class Policy, class T, class Op, class F, bool Commutative> struct reduce_agent {
-  static constexpr int items = Policy::items_per_thread;
+  static constexpr int items = Policy::template items_for<decltype(std::declval<const F&>().load(index_t{}))>();
   static constexpr int threads = Policy::block_threads;
   static constexpr int tile = threads * items;
   // WARP_REDUCTIONS keeps operand order: the operator need not commute.

@@ -22,7 +22,7 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* host_ou
     *host_out = ne;
     return;
   }
-  constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
+  constexpr index_t tile = reduce_agent<Policy, T, Op, F, Commutative>::tile;
   const index_t tiles = (n + tile - 1) / tile;
   const index_t resident =
       resident_blocks(reduce_kernel<Policy, Commutative, T, Op, F>, Policy::block_threads, Policy::blocks_per_sm);

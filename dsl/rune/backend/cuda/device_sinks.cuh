@@ -5,6 +5,7 @@
 #include "../../detail/row.hpp"
 #include "../../plan/eval.hpp"
 #include "../../plan/sinks.hpp"
+#include "../../kernels/tuning/policies.hpp"
 
 #include <utility>
 
@@ -22,6 +23,7 @@ template <class S> struct device_sink {
 
 // A value that may be absent, for types without a default constructor.
 template <class T> struct held {
+  static constexpr std::size_t payload_bytes = kernels::bytes_loaded<T>();  // kernels/tuning/policies.hpp
   union {
     char none;
     T value;
@@ -31,6 +33,8 @@ template <class T> struct held {
 
 template <class E> using loaded_of = held<typename E::loaded>;
 template <class EI, class EV> struct update_loads {
+  static constexpr std::size_t payload_bytes =
+      held<typename EI::loaded>::payload_bytes + held<typename EV::loaded>::payload_bytes;
   held<typename EI::loaded> index;
   held<typename EV::loaded> value;
 };
@@ -104,6 +108,8 @@ struct no_context {
 
 // Everything element i reads: the context and every sink's leaves.
 template <class Context, class... D> struct element_loads {
+  static constexpr std::size_t payload_bytes =
+      (kernels::bytes_loaded<typename Context::loaded>() + ... + kernels::bytes_loaded<loaded_t<D>>());
   typename Context::loaded context;
   row<loaded_t<D>...> sinks;
 };
