@@ -111,7 +111,8 @@ template <int N, int R> struct plan_printer {
   std::string print(const char* mode, const char* backend, bool fallback, int typed_passes) const {
     std::string s = std::string("rune plan (") + mode + ", " + backend + "): " + std::to_string(pl.passes) +
                     (pl.passes == 1 ? " pass" : " passes") + "\n";
-    if (fallback)
+    // Only worth a note when it costs passes (two iotas of different lengths cost none).
+    if (fallback && pl.passes > typed_passes)
       s += "  note: nodes of one type turned out to be different computations; each runs on its own, " +
            std::to_string(pl.passes - typed_passes) + " pass(es) more than rune::plan_of counts\n";
     int pass = 0;

@@ -95,6 +95,11 @@ TEST_CASE_TEMPLATE("twins: maps of one lambda type with different captures", B, 
     CHECK(s1 == sum + n);
     CHECK(s2 == sum + 2 * n);
     check_fusion_law<B>(r1, r2);
+    // explain() notes the type collision only when it costs passes beyond plan_of's count.
+    const int typed = rune::plan_of<decltype(plus1), decltype(plus2)>::passes;
+    const auto ran = counters_of_force<B>(plus1, plus2).passes;
+    const std::string words = rune::explain(plus1, plus2);
+    CHECK_MESSAGE(contains(words, "different computations") == (ran > typed), words);
   }
 }
 
