@@ -78,6 +78,7 @@ static rune::array<std::int32_t> radix_sort_step(const rune::array<std::int32_t>
 
 static void check_rows(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want,
                        std::size_t len) {
+  example::expect_size("radix_sort_step", what, got, want.size());
   for (std::size_t i = 0; i < want.size(); ++i)
     if (got[i] != want[i])
       example::mismatch("radix_sort_step", std::string(what) + ": row " + std::to_string(i / len) + ", column " +

@@ -132,6 +132,7 @@ static std::vector<std::int32_t> tpacf_reference(const pair_bin& pairs, rune::in
 }
 
 static void check(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want) {
+  example::expect_size("tpacf", what, got, want.size());
   for (std::size_t b = 0; b < want.size(); ++b)
     if (got[b] != want[b])
       example::mismatch("tpacf", std::string(what) + ": set " + std::to_string(b / angle_bins) + ", angle bin " +
