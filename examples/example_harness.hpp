@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <initializer_list>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -54,27 +56,57 @@ inline long long parse_count(const char* text) {
   return static_cast<long long>(v);
 }
 
+// The program's name, for the line an uncaught exception prints.
+inline const char*& program_name() {
+  static const char* name = "example";
+  return name;
+}
+
+// An exception no example catches (std::bad_alloc for a size too large, a CUDA error) ends the
+// program with one line naming it and status 1, instead of std::terminate's abort.
+[[noreturn]] inline void report_uncaught_exception() {
+  const char* what = "an unknown exception";
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      std::fprintf(stderr, "%s: error: %s\n", program_name(), x.what());
+      std::_Exit(1);
+    } catch (...) {
+    }
+  } else {
+    what = "std::terminate without an exception";
+  }
+  std::fprintf(stderr, "%s: error: %s\n", program_name(), what);
+  std::_Exit(1);
+}
+
 // --n, --runs and the example's own options; anything else is a usage error, not a silent default.
+// max_n bounds --n where a larger size would overflow what the example computes from it.
 inline options parse_options(int argc, char** argv, long long default_n, int default_runs = 5,
-                             std::initializer_list<own_option> own = {}) {
+                             std::initializer_list<own_option> own = {},
+                             long long max_n = std::numeric_limits<long long>::max()) {
+  program_name() = argv[0];
+  std::set_terminate(report_uncaught_exception);
   for (const own_option& o : own) own_usage() += std::string(" [") + o.name + " V]";
   options opt{default_n, default_runs};
   for (int i = 1; i < argc; ++i) {
-    const bool has_value = i + 1 < argc;
     const auto mine =
         std::find_if(own.begin(), own.end(), [&](const own_option& o) { return std::strcmp(argv[i], o.name) == 0; });
-    if (std::strcmp(argv[i], "--n") == 0 && has_value) {
+    const bool known = std::strcmp(argv[i], "--n") == 0 || std::strcmp(argv[i], "--runs") == 0 || mine != own.end();
+    if (!known) usage(argv[0], (std::string("unknown argument ") + argv[i]).c_str());
+    if (i + 1 == argc) usage(argv[0], (std::string(argv[i]) + " wants a value").c_str());
+    if (std::strcmp(argv[i], "--n") == 0) {
       opt.n = parse_count(argv[++i]);
       if (opt.n < 0) usage(argv[0], "--n wants a positive size");
-    } else if (std::strcmp(argv[i], "--runs") == 0 && has_value) {
+      if (opt.n > max_n) usage(argv[0], ("--n is at most " + std::to_string(max_n) + " here").c_str());
+    } else if (std::strcmp(argv[i], "--runs") == 0) {
       const long long v = parse_count(argv[++i]);
       if (v < 0 || v > 1'000'000) usage(argv[0], "--runs wants a positive count");
       opt.runs = static_cast<int>(v);
-    } else if (mine != own.end() && has_value) {
+    } else {
       *mine->value = parse_count(argv[++i]);
       if (*mine->value < 0) usage(argv[0], (std::string(mine->name) + " wants a positive integer").c_str());
-    } else {
-      usage(argv[0], (std::string("unknown argument ") + argv[i]).c_str());
     }
   }
   return opt;
@@ -127,5 +159,12 @@ inline void report_peer(const char* peer, double peer_ms, double fused_ms) {
 [[noreturn]] inline void mismatch(const char* example, const std::string& what) {
   std::fprintf(stderr, "%s: MISMATCH: %s\n", example, what.c_str());
   std::exit(1);
+}
+
+// A result's size before its elements: a short result would otherwise be read past its end, a
+// long one pass with extra elements unchecked.
+template <class Vector> void expect_size(const char* example, const std::string& what, const Vector& got, std::size_t n) {
+  if (static_cast<std::size_t>(got.size()) != n)
+    mismatch(example, what + ": " + std::to_string(got.size()) + " elements, the reference " + std::to_string(n));
 }
 }  // namespace example

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   check("hand-written, unfused", take(scattered_unfused, unfused_count));
 
   std::printf("filter: n = %zu, %zu kept\n", n, reference.size());
-  std::printf("  rune::filter %7.2f ms  (1 pass)\n  hand-written:\n", filter_ms);
+  std::printf("  rune::filter %10.3f ms  (1 pass)\n  hand-written:\n", filter_ms);
   example::report_times(fused_ms, rune::plan_of<decltype(out), decltype(count)>::passes, unfused_ms,
                         rune::plan_of<decltype(out), decltype(count)>::unfused_passes);
 #if defined(__CUDACC__)

@@ -38,9 +38,14 @@ template <class T> std::vector<T> to_host(const thrust::device_vector<T>& v) {
   return out;
 }
 
+// The policy of every peer Thrust call: thrust::device would wait for the GPU after each call
+// (and allocate its temporaries with cudaMalloc/cudaFree); a timed run waits once, at its end
+// (median_ms), as rune's force() does.
+inline constexpr auto peer_policy = thrust::cuda::par_nosync;
+
 // f(i) for every i in [0, n), one GPU thread each: the plain kernel, written with Thrust.
 template <class F> void for_each_index(long long n, F f) {
-  thrust::for_each_n(thrust::device, thrust::counting_iterator<long long>(0), n, f);
+  thrust::for_each_n(peer_policy, thrust::counting_iterator<long long>(0), n, f);
 }
 
 // Temporary storage for CUB's two-step calls (ask the size, then run), kept between calls so
@@ -80,6 +85,9 @@ void histogram_even(cub_scratch& scratch, SampleIt samples, long long n, int* co
 // with): the caller writes n (bin, value) pairs into keys() and values(); run() sorts them by bin
 // (cub::DeviceRadixSort::SortPairs on the bits a bin needs), sums each run of equal bins
 // (cub::DeviceReduce::ReduceByKey) and writes every run's sum to its bin, the others to 0.
+// The keys must be bins in [0, bins): the sort reads only the bits below `bins`, so a key
+// outside would land in a wrong run; the scatter skips runs whose bin is outside rather than
+// write past the histogram.
 template <class T> class sort_reduce_histogram {
  public:
   sort_reduce_histogram(long long n, int bins)
@@ -101,11 +109,14 @@ template <class T> class sort_reduce_histogram {
                                                    raw(sorted_values_), raw(run_sums_), raw(runs_), rune::plus{}, n_));
     RUNE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(scratch_.reserve(bytes), bytes, raw(sorted_keys_), raw(run_keys_),
                                                    raw(sorted_values_), raw(run_sums_), raw(runs_), rune::plus{}, n_));
-    thrust::fill_n(thrust::device, histogram, bins_, T{});
+    thrust::fill_n(peer_policy, histogram, bins_, T{});
     const int runs = runs_[0];  // synchronizes, as PyTorch's unique() does
     const int* bin_of_run = raw(run_keys_);
     const T* sum_of_run = raw(run_sums_);
-    for_each_index(runs, [=] __device__ (long long r) { histogram[bin_of_run[r]] = sum_of_run[r]; });
+    const int bins = bins_;
+    for_each_index(runs, [=] __device__ (long long r) {
+      if (bin_of_run[r] >= 0 && bin_of_run[r] < bins) histogram[bin_of_run[r]] = sum_of_run[r];
+    });
   }
 
  private:

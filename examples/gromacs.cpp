@@ -9,8 +9,9 @@
 //
 // In rune the six updates of a pair are six elements of iota(6 * pairs), as in the paper's
 // restructured Futhark code: consecutive elements update consecutive components. Two maps
-// give each element's bin and value (the value map computes the pair's force), and one
-// genhist adds them. Fused, it is one histomap pass; unfused, the indices, bins and values are
+// give each element's bin and value (the value map computes the pair's force, so rune computes
+// pair_force once for each of a pair's six updates, where the peers compute it once a pair),
+// and one genhist adds them. Fused, it is one histomap pass; unfused, the indices, bins and values are
 // written out and read back. With rune::plus the GPU adds floats with its atomicAdd (the
 // paper's HDW row); a user operator doing the same addition is unknown to rune, so the GPU
 // uses a compare-and-swap loop instead (the CAS row, as on GPUs without float atomics).
@@ -19,7 +20,9 @@
 // updates in global memory, with atomicAdd (HDW) and with an atomicCAS loop (CAS).
 //
 //   ./gromacs [--n 1380160] [--particles 23178] [--runs 5]   (n neighbour pairs)
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -101,7 +104,10 @@ static system_of_particles make_system(std::size_t particles, std::size_t n_pair
                            static_cast<float>(p / side % side) + jitter(rng),
                            static_cast<float>(p / (side * side)) + jitter(rng)});
   constexpr std::size_t list_length = 45;
-  std::uniform_int_distribution<std::size_t> particle(0, particles - 1), offset(1, 2 * list_length);
+  // j = i + offset (mod particles) with offset < particles, so j is never i: a particle paired
+  // with itself would divide by its distance 0 (NaN). Needs particles >= 2.
+  std::uniform_int_distribution<std::size_t> particle(0, particles - 1),
+      offset(1, std::min<std::size_t>(2 * list_length, particles - 1));
   std::size_t i = particle(rng);
   for (std::size_t k = 0; k < n_pairs; ++k) {
     if (k % list_length == 0) i = particle(rng);
@@ -130,6 +136,7 @@ static reference_forces gromacs_reference(const system_of_particles& s) {
 }
 
 static void check(const char* what, const std::vector<float>& got, const reference_forces& want) {
+  example::expect_size("gromacs", what, got, want.faction.size());
   for (std::size_t b = 0; b < want.faction.size(); ++b)
     if (!(std::fabs(got[b] - want.faction[b]) <= 1e-4 * want.magnitude[b] + 1e-6))
       example::mismatch("gromacs", std::string(what) + ": particle " + std::to_string(b / 3) + ", component " +
@@ -158,7 +165,7 @@ static void time_plain_atomics(const char* name, Update update, const rune::arra
   thrust::device_vector<float> faction(3 * positions.size());
   float* f = example::raw(faction);
   const double ms = example::median_ms(runs, [&] {
-    thrust::fill(faction.begin(), faction.end(), 0.0f);
+    thrust::fill(example::peer_policy, faction.begin(), faction.end(), 0.0f);
     example::for_each_index(pairs.size(), [=] __device__ (long long k) {
       const pair p = ps[k];
       const vec3 t = pair_force(xs[p.i], xs[p.j]);
@@ -186,8 +193,11 @@ static void run_peers(const rune::array<pair>& pairs, const rune::array<vec3>& p
 
 int main(int argc, char** argv) {
   long long particles = 23178;
-  const example::options opt = example::parse_options(argc, argv, 1'380'160, 5, {{"--particles", &particles}});
-  if (particles < 2 || particles > 100'000'000) example::usage(argv[0], "--particles wants 2 to 10^8 particles");
+  // 6 * n updates are counted in rune::index_t: --n is bounded so that the count does not overflow.
+  const example::options opt = example::parse_options(argc, argv, 1'380'160, 5, {{"--particles", &particles}},
+                                                      std::numeric_limits<rune::index_t>::max() / 6);
+  if (particles < 2 || particles > 100'000'000)
+    example::usage(argv[0], "--particles wants 2 to 10^8 particles (a pair needs two)");
   const system_of_particles host = make_system(static_cast<std::size_t>(particles), static_cast<std::size_t>(opt.n));
   const reference_forces reference = gromacs_reference(host);
 

@@ -72,6 +72,7 @@ static std::vector<std::uint8_t> histo_reference(const std::vector<std::uint32_t
 }
 
 static void check(const char* what, const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want) {
+  example::expect_size("histo", what, got, want.size());
   for (std::size_t b = 0; b < want.size(); ++b)
     if (got[b] != want[b])
       example::mismatch("histo", std::string(what) + ": bin (" + std::to_string(b / histo_width) + ", " +
@@ -90,7 +91,7 @@ static void run_peers(const rune::array<std::uint32_t>& pixels, int runs, double
   thrust::device_vector<int> counts(bins);
   thrust::device_vector<std::uint8_t> clamped(bins);
   auto clamp_to_255 = [&] {
-    thrust::transform(counts.begin(), counts.end(), clamped.begin(),
+    thrust::transform(example::peer_policy, counts.begin(), counts.end(), clamped.begin(),
                       [] RUNE_FN (int c) { return static_cast<std::uint8_t>(c < 255 ? c : 255); });
   };
 
@@ -104,7 +105,7 @@ static void run_peers(const rune::array<std::uint32_t>& pixels, int runs, double
 
   int* bin = example::raw(counts);
   const double atomics_ms = example::median_ms(runs, [&] {
-    thrust::fill(counts.begin(), counts.end(), 0);
+    thrust::fill(example::peer_policy, counts.begin(), counts.end(), 0);
     example::for_each_index(n, [=] __device__ (long long i) {
       if (image[i] < static_cast<std::uint32_t>(bins)) atomicAdd(&bin[image[i]], 1);
     });

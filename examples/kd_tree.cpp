@@ -204,6 +204,9 @@ static host_tree build_sequentially(const std::vector<float>& coords, const prob
 // The KD-tree invariant on the final order: in every inner node's segment, the lower half lies
 // at or below the node's median in its dimension, the upper half at or above it.
 static void check_invariant(const char* who, const host_tree& t, const std::vector<float>& coords, const problem& p) {
+  example::expect_size("kd_tree", std::string(who) + ": indir", t.indir, static_cast<std::size_t>(p.shape.padded));
+  example::expect_size("kd_tree", std::string(who) + ": splits", t.splits, static_cast<std::size_t>(p.shape.inner));
+  example::expect_size("kd_tree", std::string(who) + ": medians", t.median, static_cast<std::size_t>(p.shape.inner));
   std::vector<bool> seen(p.shape.padded, false);
   for (std::int32_t i : t.indir) {
     if (i < 0 || i >= p.shape.padded || seen[i])
@@ -387,6 +390,7 @@ static host_tree to_host_tree(const rune_tree& t) {
 
 static void check_leaves(const char* who, const std::vector<float>& leaves, const host_tree& t,
                          const std::vector<float>& coords, int d) {
+  example::expect_size("kd_tree", std::string(who) + ": leaves", leaves, t.indir.size() * static_cast<std::size_t>(d));
   for (std::size_t i = 0; i < t.indir.size(); ++i)
     for (int k = 0; k < d; ++k)
       if (!(leaves[i * d + k] == coords[t.indir[i] * std::size_t(d) + k]))

@@ -57,9 +57,15 @@ RUNE_FN inline std::int32_t nearest_centroid(const float* points, const float* c
   return best;
 }
 
-// One iteration: the new centroids (k * d floats) from the points (n * d) and the centroids.
+// What one iteration gives: the new centroids (k * d floats) and the clusters' sizes (k).
+struct step_result {
+  rune::array<float> centroids;
+  rune::array<std::int32_t> sizes;
+};
+
+// One iteration: the new centroids and the sizes from the points (n * d) and the centroids.
 // `plan` (if given) receives explain() of the three forces.
-static rune::array<float> kmeans_step(const rune::array<float>& points, const rune::array<float>& centroids, sizes s,
+static step_result kmeans_step(const rune::array<float>& points, const rune::array<float>& centroids, sizes s,
                                       bool unfused, std::string* plan = nullptr) {
   const rune::index_t d = s.d, k = s.k;
   const auto pv = points.view();
@@ -93,21 +99,27 @@ static rune::array<float> kmeans_step(const rune::array<float>& points, const ru
       sum_arr, rune::iota(k * d));
   static_assert(rune::plan_of<decltype(means)>::passes == 1, "a map: one pass");
   if (plan != nullptr) *plan = rune::explain(nearest) + rune::explain(sums, counts) + rune::explain(means);
-  return unfused ? rune::force(means, rune::unfused) : rune::force(means);
+  return {unfused ? rune::force(means, rune::unfused) : rune::force(means), count_arr};
 }
 
+// The reference's result: the centroids and the sizes of the last iteration's clusters.
+struct reference_result {
+  std::vector<float> centroids;
+  std::vector<std::int32_t> sizes;
+};
+
 // The same algorithm, in loops; the sums are sequential, in double.
-static std::vector<float> kmeans_reference(const std::vector<float>& points, std::vector<float> centroids, sizes s,
-                                           int iters) {
+static reference_result kmeans_reference(const std::vector<float>& points, std::vector<float> centroids, sizes s,
+                                         int iters) {
   const auto n = static_cast<std::size_t>(s.n), d = static_cast<std::size_t>(s.d), k = static_cast<std::size_t>(s.k);
-  std::vector<std::int32_t> membership(n);
+  std::vector<std::int32_t> membership(n), counts(k, 0);
   for (int it = 0; it < iters; ++it) {
     // Points are independent: one thread each (at the paper's k = 1024, one core takes minutes).
 #pragma omp parallel for
     for (std::size_t i = 0; i < n; ++i)
       membership[i] = nearest_centroid(points.data(), centroids.data(), static_cast<rune::index_t>(i), s);
     std::vector<double> sums(k * d, 0.0);
-    std::vector<std::int64_t> counts(k, 0);
+    counts.assign(k, 0);
     for (std::size_t i = 0; i < n; ++i) {
       const auto c = static_cast<std::size_t>(membership[i]);
       ++counts[c];
@@ -118,10 +130,22 @@ static std::vector<float> kmeans_reference(const std::vector<float>& points, std
         for (std::size_t j = 0; j < d; ++j)
           centroids[c * d + j] = static_cast<float>(sums[c * d + j] / static_cast<double>(counts[c]));
   }
-  return centroids;
+  return {centroids, counts};
+}
+
+// The sizes are counts of points, compared exactly: a lost update (a point counted twice or
+// not at all) shows there even where the centroids' float tolerance would hide it (one point
+// moves a mean of ~n / k points by ~1 / (n / k) of it, below 1e-3 at the default sizes).
+static void check_sizes(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want) {
+  example::expect_size("kmeans", what, got, want.size());
+  for (std::size_t c = 0; c < want.size(); ++c)
+    if (got[c] != want[c])
+      example::mismatch("kmeans", std::string(what) + ": cluster " + std::to_string(c) + " has " +
+                                      std::to_string(got[c]) + " points, the reference " + std::to_string(want[c]));
 }
 
 static void check(const char* what, const std::vector<float>& got, const std::vector<float>& want, rune::index_t d) {
+  example::expect_size("kmeans", what, got, want.size());
   for (std::size_t b = 0; b < want.size(); ++b)
     if (!(std::fabs(got[b] - want[b]) <= 1e-3f * (1.0f + std::fabs(want[b]))))
       example::mismatch("kmeans", std::string(what) + ": centroid " + std::to_string(b / static_cast<std::size_t>(d)) +
@@ -131,10 +155,13 @@ static void check(const char* what, const std::vector<float>& got, const std::ve
 
 #if defined(__CUDACC__)
 static void run_peer(const rune::array<float>& points, const std::vector<float>& initial, sizes s, long long iters,
-                     int runs, double fused_ms, const std::vector<float>& reference) {
+                     int runs, double fused_ms, const reference_result& reference) {
   if (!example::peers_can_run(points)) return;
   const rune::index_t d = s.d;
   const float* pv = points.data();
+  // The initial centroids go to the GPU before the clock starts; each run copies them device to
+  // device, as rune's runs start from an array already there.
+  const thrust::device_vector<float> start(initial.begin(), initial.end());
   thrust::device_vector<float> centroids(initial.size()), sums(initial.size());
   thrust::device_vector<std::int32_t> membership(s.n), counts(s.k);
   float* cv = example::raw(centroids);
@@ -142,11 +169,11 @@ static void run_peer(const rune::array<float>& points, const std::vector<float>&
   std::int32_t* mv = example::raw(membership);
   std::int32_t* kv = example::raw(counts);
   const double ms = example::median_ms(runs, [&] {
-    thrust::copy(initial.begin(), initial.end(), centroids.begin());
+    thrust::copy(example::peer_policy, start.begin(), start.end(), centroids.begin());
     for (long long it = 0; it < iters; ++it) {
       example::for_each_index(s.n, [=] __device__ (long long i) { mv[i] = nearest_centroid(pv, cv, i, s); });
-      thrust::fill(sums.begin(), sums.end(), 0.0f);
-      thrust::fill(counts.begin(), counts.end(), 0);
+      thrust::fill(example::peer_policy, sums.begin(), sums.end(), 0.0f);
+      thrust::fill(example::peer_policy, counts.begin(), counts.end(), 0);
       example::for_each_index(s.n * d, [=] __device__ (long long e) {
         const std::int32_t c = mv[e / d];
         atomicAdd(&sv[c * d + e % d], pv[e]);
@@ -157,7 +184,8 @@ static void run_peer(const rune::array<float>& points, const std::vector<float>&
       });
     }
   });
-  check("plain atomics", example::to_host(centroids), reference, d);
+  check("plain atomics", example::to_host(centroids), reference.centroids, d);
+  check_sizes("plain atomics", example::to_host(counts), reference.sizes);
   example::report_peer("by hand with Thrust: plain atomics into global memory", ms, fused_ms);
 }
 #endif
@@ -182,22 +210,24 @@ int main(int argc, char** argv) {
     for (std::size_t j = 0; j < static_cast<std::size_t>(d); ++j)
       host_points[i * d + j] = centres[(i % k) * d + j] + noise(rng);
   const std::vector<float> initial(host_points.begin(), host_points.begin() + k * d);
-  const std::vector<float> reference = kmeans_reference(host_points, initial, s, static_cast<int>(iters));
+  const reference_result reference = kmeans_reference(host_points, initial, s, static_cast<int>(iters));
 
   const rune::array<float> points = rune::to_array(host_points);
   const rune::array<float> start = rune::to_array(initial);
   std::string plan;
-  rune::array<float> fused, unfused;
+  step_result fused, unfused;
   const double fused_ms = example::median_ms(opt.runs, [&] {
-    fused = start;
-    for (long long it = 0; it < iters; ++it) fused = kmeans_step(points, fused, s, false, &plan);
+    fused.centroids = start;
+    for (long long it = 0; it < iters; ++it) fused = kmeans_step(points, fused.centroids, s, false, &plan);
   });
   const double unfused_ms = example::median_ms(opt.runs, [&] {
-    unfused = start;
-    for (long long it = 0; it < iters; ++it) unfused = kmeans_step(points, unfused, s, true);
+    unfused.centroids = start;
+    for (long long it = 0; it < iters; ++it) unfused = kmeans_step(points, unfused.centroids, s, true);
   });
-  check("fused", fused.to_vector(), reference, d);
-  check("unfused", unfused.to_vector(), reference, d);
+  check("fused", fused.centroids.to_vector(), reference.centroids, d);
+  check("unfused", unfused.centroids.to_vector(), reference.centroids, d);
+  check_sizes("fused", fused.sizes.to_vector(), reference.sizes);
+  check_sizes("unfused", unfused.sizes.to_vector(), reference.sizes);
 
   // The passes of one iteration, counted as they run (each force has a plan_of above).
   const int fused_passes = example::passes_of([&] { kmeans_step(points, start, s, false); });

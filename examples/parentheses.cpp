@@ -115,6 +115,12 @@ int main(int argc, char** argv) {
       if ((peer_final == 0 && peer_lowest >= 0) != expected)
         example::mismatch("parentheses", std::string("CUB says the ") + (input == &balanced ? "balanced" : "reversed") +
                                              " string is " + (expected ? "unbalanced" : "balanced"));
+      // The values too, not only the verdict. rune's min-reduction starts from 0, CUB's from the
+      // first depth: the same lowest depth once clamped to at most 0.
+      if (std::min(peer_lowest, 0) != fused_lowest || peer_final != fused_final)
+        example::mismatch("parentheses", "CUB gives lowest depth " + std::to_string(peer_lowest) + ", final depth " +
+                                             std::to_string(peer_final) + "; fused " + std::to_string(fused_lowest) +
+                                             ", " + std::to_string(fused_final));
       example::report_peer("cub::DeviceScan::InclusiveSum + cub::DeviceReduce::Min", peer_ms, fused_ms);
     }
 #endif

@@ -27,17 +27,26 @@ int main() {
   auto same = rune::force(sums, rune::unfused);                                 // node by node
   std::printf("%s\n", rune::explain(sums).c_str());
 
-  // Check against plain loops.
-  double expect_total = 0;
-  for (float x : host) expect_total += 2 * x + 1;
+  // Check against plain loops: the scan element by element against a prefix sum in double.
+  std::vector<double> prefix(n);
+  double running = 0;
+  for (rune::index_t i = 0; i < n; ++i) prefix[i] = running += 2 * host[i] + 1;
+  const double expect_total = running;
   const std::vector<float> o = out.to_vector(), s = same.to_vector();
   const std::vector<int> cv = c.to_vector();
   // Float sums depend on the order of additions, which differs between fused, unfused and
-  // the GPU's tiles: compare within a relative tolerance.
-  auto close = [&](double a, double b) { return std::abs(a - b) <= 1e-3 * expect_total; };
-  bool ok = close(total, expect_total) && o.size() == std::size_t(n) && s.size() == o.size() && close(o.back(), total);
-  for (std::size_t i = 0; ok && i < o.size(); ++i) ok = close(s[i], o[i]);
-  for (int b = 0; b < 10; ++b) ok = ok && cv[b] == n / 10;
+  // the GPU's tiles: compare within a relative tolerance of each element's own prefix. A lost
+  // or doubled element (1 to 3) shows in its own prefix while that is below ~1000, so in the
+  // first few hundred elements; later, a million-term float sum needs the room.
+  auto close = [](double got, double want) { return std::abs(got - want) <= 1e-3 * std::abs(want) + 1e-3; };
+  auto scan_matches = [&](const std::vector<float>& scan) {
+    if (scan.size() != prefix.size()) return false;
+    for (std::size_t i = 0; i < scan.size(); ++i)
+      if (!close(scan[i], prefix[i])) return false;
+    return true;
+  };
+  bool ok = close(total, expect_total) && scan_matches(o) && scan_matches(s) && cv.size() == 10;
+  for (std::size_t b = 0; ok && b < cv.size(); ++b) ok = cv[b] == n / 10;
   std::printf("backend %s: total %.6g (expected %.6g), histogram of 10 bins, %s\n",
               xs.where() == rune::location::device ? "cuda" : "cpu", total, expect_total, ok ? "all checks pass" : "MISMATCH");
   return ok ? 0 : 1;

@@ -45,6 +45,7 @@ struct matrix_shape {
 
 static void check_rows(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want,
                        matrix_shape shape) {
+  example::expect_size("radix_sort", what, got, want.size());
   for (std::size_t i = 0; i < want.size(); ++i)
     if (got[i] != want[i])
       example::mismatch("radix_sort", std::string(what) + ": row " + std::to_string(i / shape.len) + ", column " +

@@ -15,7 +15,8 @@
 // Futhark does in the paper: one traversal of the pairs updates both, and the second read of
 // a pair's random point hits the cache. Unfused, the pair indices, the two bin arrays and the
 // 1s are written out (32 bytes a pair: 13 GB at the default size) and read back. The two
-// bin maps have one type but are different computations, which explain() notes.
+// bin maps have one type but are different computations; explain() notes that only where it
+// costs passes, which it does not here (both feed the one histomap pass).
 //
 // Peer (GPU build): cub::DeviceHistogram::HistogramEven, once per histogram, over a transform
 // iterator that computes each pair's bin on the fly (nothing stored); CUB cannot fuse the two.
@@ -132,6 +133,7 @@ static std::vector<std::int32_t> tpacf_reference(const pair_bin& pairs, rune::in
 }
 
 static void check(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want) {
+  example::expect_size("tpacf", what, got, want.size());
   for (std::size_t b = 0; b < want.size(); ++b)
     if (got[b] != want[b])
       example::mismatch("tpacf", std::string(what) + ": set " + std::to_string(b / angle_bins) + ", angle bin " +
@@ -161,7 +163,11 @@ static void run_peer(const pair_bin& dr, const pair_bin& rr, rune::index_t total
 int main(int argc, char** argv) {
   long long sets = 100;
   const example::options opt = example::parse_options(argc, argv, 2048, 5, {{"--sets", &sets}});
+  // The sizes the 32-bit arithmetic bounds: a set's n * n pairs are indexed and counted in
+  // int32 (40000^2 < 2^31), and a bin is set * 22 + angle bin in int32 (10^6 * 22 < 2^31); the
+  // pair count sets * n * n (at most 1.6e15) stays well inside rune::index_t.
   if (opt.n > 40'000) example::usage(argv[0], "--n at most 40000 (a set's n * n pairs are counted in int32 bins)");
+  if (sets > 1'000'000) example::usage(argv[0], "--sets at most 10^6 (bin = set * 22 + angle bin is an int32)");
   const auto n = static_cast<std::int32_t>(opt.n);
   const rune::index_t total = sets * n * n;
 

@@ -1,13 +1,15 @@
 // Issue 5's targets on the GPU: generalized histograms with the M/S model against the plain
 // one-global-atomic-per-update kernel and CUB, in one process, on the same inputs.
 //   bench_gpu_hist [--csv file] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg] [--sweep file]
+// (N at most 2^31 - 1, CUB's sample count; a malformed or unknown argument is a usage error)
 // --inspect: also time rune with the sampling race-factor inspector (kernels/dispatch/hist_inspector.cuh)
 // and print the RF it measured and the plan it led to.
 // --sweep: the paper's model validation (SC20 Fig. 7) instead of the peers: the model's choice
 // ("auto") against every static choice the paper tries, shared memory with M_0 = 1 and
 // M_k = floor(k B / min(H, B)) for k in {1, 3, 6, 9} (multi-pass as needed), global memory with
 // M in {1, 4, 8, 16, 32} and no multi-pass; one CSV row per choice in `file`, and per point
-// the best static choice and auto's slowdown against it.
+// the best static choice and auto's slowdown against it. Every choice is checked against the
+// plain kernel, and for hdw the plain kernel against CUB; the sort peers do not run.
 // Inputs (the paper's section V): N = 5e7 uniform 31-bit ints x; bin = (x % max(1, H/RF)) * RF.
 //   hdw: int32 add of 1                    vs cub::DeviceHistogram::HistogramEven on the bins
 //   cas: 24-bit saturated add of x & 1023  vs cub::DeviceRadixSort::SortPairs + DeviceReduce::ReduceByKey
@@ -22,6 +24,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -142,12 +145,6 @@ template <class F> double timed(F&& f, int runs) {
   return once > 50 ? once : bench::median_ms(f, runs);
 }
 
-std::string arg_str(int argc, char** argv, const char* name) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == name) return argv[i + 1];
-  return {};
-}
-
 // One static choice of SC20 Fig. 7, or the model's ("auto": no override).
 struct static_choice {
   std::string label;
@@ -169,20 +166,79 @@ std::vector<static_choice> fig7_choices(long long H) {
   return out;
 }
 
-long long arg_ll(int argc, char** argv, const char* name, long long fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == name) return std::atoll(argv[i + 1]);
-  return fallback;
+// ---- command line: every argument is known and well formed, or a usage error (exit 2) ----
+
+struct options {
+  std::string csv_path, sweep_path, only;  // empty: no CSV, no sweep, every class
+  long long n = 50'000'000;
+  int runs = 11;
+  bool inspect = false;
+};
+
+void print_usage(FILE* to, const char* program) {
+  std::fprintf(to, "usage: %s [--csv FILE] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg] [--sweep FILE]\n",
+               program);
+}
+
+[[noreturn]] void usage_error(const char* program, const std::string& problem) {
+  std::fprintf(stderr, "%s: %s\n", program, problem.c_str());
+  print_usage(stderr, program);
+  std::exit(2);
+}
+
+// A whole number in [1, most], written as digits; anything else is a usage error.
+long long parse_positive(const char* program, const std::string& flag, const char* text, long long most) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || v < 1 || v > most)
+    usage_error(program, flag + " wants a whole number from 1 to " + std::to_string(most) + ", not '" + text + "'");
+  return v;
+}
+
+options parse_options(int argc, char** argv) {
+  options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool wants_value = arg == "--csv" || arg == "--sweep" || arg == "--class" || arg == "--n" || arg == "--runs";
+    if (arg == "--help" || arg == "-h") {
+      print_usage(stdout, argv[0]);
+      std::exit(0);
+    } else if (arg == "--inspect") {
+      opt.inspect = true;
+    } else if (!wants_value) {
+      usage_error(argv[0], "unknown argument " + arg);
+    } else if (i + 1 == argc) {
+      usage_error(argv[0], arg + " wants a value");
+    } else if (arg == "--csv") {
+      opt.csv_path = argv[++i];
+    } else if (arg == "--sweep") {
+      opt.sweep_path = argv[++i];
+    } else if (arg == "--class") {
+      opt.only = argv[++i];
+      if (opt.only != "hdw" && opt.only != "cas" && opt.only != "xcg")
+        usage_error(argv[0], "--class wants one of hdw, cas, xcg, not '" + opt.only + "'");
+    } else if (arg == "--n") {
+      opt.n = parse_positive(argv[0], arg, argv[++i], INT32_MAX);  // CUB's HistogramEven counts samples in int
+    } else {
+      opt.runs = static_cast<int>(parse_positive(argv[0], arg, argv[++i], 1'000'000));
+    }
+  }
+  return opt;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
+  const options opt = parse_options(argc, argv);
+  const long long n = opt.n;
+  const int runs = opt.runs;
+  const bool inspect = opt.inspect;
   FILE* csv = bench::open_csv(argc, argv);
-  const long long n = arg_ll(argc, argv, "--n", 50'000'000);
-  const int runs = static_cast<int>(arg_ll(argc, argv, "--runs", 11));
-  bool inspect = false;
-  for (int i = 1; i < argc; ++i) inspect = inspect || std::string(argv[i]) == "--inspect";
-  const std::string sweep_file = arg_str(argc, argv, "--sweep");
+  if (!opt.csv_path.empty() && !csv) {
+    std::fprintf(stderr, "bench_gpu_hist: cannot write %s\n", opt.csv_path.c_str());
+    return 2;
+  }
+  const std::string& sweep_file = opt.sweep_path;
   FILE* sweep = sweep_file.empty() ? nullptr : std::fopen(sweep_file.c_str(), "w");
   if (!sweep_file.empty() && !sweep) {
     std::fprintf(stderr, "bench_gpu_hist: cannot write %s\n", sweep_file.c_str());
@@ -204,12 +260,12 @@ int main(int argc, char** argv) {
   std::printf("device: %d SMs x %d threads, %d bytes opt-in shared memory per block, L2 %d bytes; N = %lld\n",
               props.sm_count, props.max_threads_per_sm, props.shared_per_block_optin, props.l2_bytes, n);
 
-  int* keys;
-  RUNE_CUDA_CHECK(cudaMalloc(&keys, n * sizeof(int)));
+  int* keys = nullptr;  // the sort peers' keys; the sweep runs no sort peer
+  if (!sweep) RUNE_CUDA_CHECK(cudaMalloc(&keys, n * sizeof(int)));
   std::vector<result_row> rows;
   const kn::hist_override plain{kn::hist_override::memory::global, 1, 1};
 
-  const std::string only = arg_str(argc, argv, "--class");
+  const std::string& only = opt.only;
   for (const char* cls : {"hdw", "cas", "xcg"}) {
     if (!only.empty() && only != cls) continue;
     for (int rf : RFs)
@@ -217,9 +273,16 @@ int main(int argc, char** argv) {
         const bin_of b{static_cast<int>(std::max<long long>(1, H / rf)), rf};
         auto bins = rune::map(b, xs);
         result_row r{cls, H, rf, "", 0, 0, 0, 0, 0, "", true, true, 0, 1, 0, ""};
-        // Fig. 7: every choice's time; auto's slowdown against the best static one.
+        // Fig. 7: every choice's time; auto's slowdown against the best static one. Every choice,
+        // auto included, is checked against the plain kernel (one global atomic per update), as
+        // the peers' mode checks rune: comparing with auto would pass a choice that shares
+        // auto's error. Returns the plain result, for the CUB check.
         auto validate_model = [&](auto hist) {
-          decltype(rune::force(hist)) want = rune::force(hist), got;
+          decltype(rune::force(hist)) want, got;
+          {
+            kn::scoped_hist_override forced(plain);
+            want = rune::force(hist);
+          }
           double auto_ms = 0, best_ms = 1e300;
           std::string best;
           struct timed_choice {
@@ -246,6 +309,7 @@ int main(int argc, char** argv) {
           std::printf("%-4s H=%-8lld RF=%-3d auto %-7s M=%-6lld S=%-3lld %8.4f ms   best static %-16s %8.4f ms   auto/best %5.2f%s\n",
                       cls, H, rf, r.path.c_str(), r.M, r.S, auto_ms, best.c_str(), best_ms, slowdown,
                       slowdown > 1.10 ? "  (> 1.10)" : "");
+          return want;
         };
         auto measure = [&](auto hist, auto&& check) {
           if (sweep) {
@@ -254,7 +318,7 @@ int main(int argc, char** argv) {
             r.path = path_of(report);
             r.M = report.histograms.empty() ? 0 : report.histograms[0].M;
             r.S = report.histograms.empty() ? 0 : report.histograms[0].S;
-            validate_model(hist);
+            check(validate_model(hist));
             return;
           }
           decltype(rune::force(hist)) fast, base;
@@ -294,10 +358,12 @@ int main(int argc, char** argv) {
           void* temp;
           RUNE_CUDA_CHECK(cudaMalloc(&temp, bytes));
           r.peer = "cub::DeviceHistogram::HistogramEven";
-          if (!sweep) r.peer_ms = timed([&] {
+          auto run_cub = [&] {
             RUNE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, it, d_hist, static_cast<int>(H + 1), 0,
                                                                 static_cast<int>(H), n));
-          }, runs);
+          };
+          if (sweep) run_cub();  // once, untimed: the sweep checks the plain kernel against CUB too
+          else r.peer_ms = timed(run_cub, runs);
           measure(hist, [&](const rune::array<int>& got) {
             std::vector<int> want(H);
             RUNE_CUDA_CHECK(cudaMemcpy(want.data(), d_hist, H * sizeof(int), cudaMemcpyDeviceToHost));
@@ -307,30 +373,34 @@ int main(int argc, char** argv) {
           RUNE_CUDA_CHECK(cudaFree(d_hist));
         } else if (std::string(cls) == "cas") {
           auto hist = rune::genhist(H, saturated24{}, 0, bins, rune::map(low_bits{}, xs));
-          int* vals;
-          RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(int)));
-          make_pairs<<<1024, 256>>>(d_xs, n, b, value_low_bits{}, keys, vals);
-          RUNE_CUDA_CHECK_LAUNCH("make_pairs");
-          if (!sweep) {
-            sort_reduce<int, saturated24> peer(n, bits_for(H), keys, vals);
-            r.peer = "cub SortPairs + ReduceByKey";
-            r.peer_ms = timed(peer, runs);
+          if (!sweep) {  // the sort peer's pairs and buffers only where it runs
+            int* vals;
+            RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(int)));
+            make_pairs<<<1024, 256>>>(d_xs, n, b, value_low_bits{}, keys, vals);
+            RUNE_CUDA_CHECK_LAUNCH("make_pairs");
+            {
+              sort_reduce<int, saturated24> peer(n, bits_for(H), keys, vals);
+              r.peer = "cub SortPairs + ReduceByKey";
+              r.peer_ms = timed(peer, runs);
+            }
+            RUNE_CUDA_CHECK(cudaFree(vals));
           }
           measure(hist, [](const auto&) {});
-          RUNE_CUDA_CHECK(cudaFree(vals));
         } else {
           auto hist = rune::genhist(H, argmax_op{}, argmax_id, bins, rune::map(pair_of{}, xs, rune::iota(n)));
-          argmax* vals;
-          RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(argmax)));
-          make_pairs<<<1024, 256>>>(d_xs, n, b, value_pair{}, keys, vals);
-          RUNE_CUDA_CHECK_LAUNCH("make_pairs");
-          if (!sweep) {
-            sort_reduce<argmax, argmax_op> peer(n, bits_for(H), keys, vals);
-            r.peer = "cub SortPairs + ReduceByKey";
-            r.peer_ms = timed(peer, runs);
+          if (!sweep) {  // the sort peer's pairs and buffers only where it runs
+            argmax* vals;
+            RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(argmax)));
+            make_pairs<<<1024, 256>>>(d_xs, n, b, value_pair{}, keys, vals);
+            RUNE_CUDA_CHECK_LAUNCH("make_pairs");
+            {
+              sort_reduce<argmax, argmax_op> peer(n, bits_for(H), keys, vals);
+              r.peer = "cub SortPairs + ReduceByKey";
+              r.peer_ms = timed(peer, runs);
+            }
+            RUNE_CUDA_CHECK(cudaFree(vals));
           }
           measure(hist, [](const auto&) {});
-          RUNE_CUDA_CHECK(cudaFree(vals));
         }
         if (sweep) {
           std::fflush(stdout);
@@ -348,14 +418,15 @@ int main(int argc, char** argv) {
         rows.push_back(r);
       }
   }
-  RUNE_CUDA_CHECK(cudaFree(keys));
+  if (keys) RUNE_CUDA_CHECK(cudaFree(keys));
 
   if (sweep) {
     std::fclose(sweep);
     bool all_ok = true;
-    for (const auto& r : rows) all_ok = all_ok && r.ok;
+    for (const auto& r : rows) all_ok = all_ok && r.ok && r.peer_ok;
     std::printf("model validation: %zu points, %d where auto is more than 10%% slower than the best static choice%s\n",
-                rows.size(), sweep_worst_points, all_ok ? "" : "; MISMATCH in at least one choice");
+                rows.size(), sweep_worst_points,
+                all_ok ? "" : "; MISMATCH in at least one choice (against the plain kernel, or plain against CUB)");
     return all_ok ? 0 : 1;
   }
 

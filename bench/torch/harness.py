@@ -66,14 +66,16 @@ def device_name(device):
 
 
 class ResultLog:
-    """Prints each measurement as it comes; writes them all to --csv FILE (if given) at the end."""
+    """Prints each measurement as it comes; writes them all to --csv FILE (if given) at the end,
+    each with the number of timed runs its median was taken over."""
 
     def __init__(self, args, device):
-        self.path, self.device, self.rows = args.csv, device, []
+        self.path, self.device, self.runs, self.rows = args.csv, device, args.runs, []
 
     def add(self, ms, **fields):
         print(" ".join(f"{k}={v}" for k, v in fields.items()) + f": {ms:.4f} ms", flush=True)
-        self.rows.append({**fields, "ms": f"{ms:.5f}", "device": device_name(self.device), "torch": torch.__version__})
+        self.rows.append({**fields, "ms": f"{ms:.5f}", "runs": self.runs, "device": device_name(self.device),
+                          "torch": torch.__version__})
 
     def write(self):
         if not self.path:
