@@ -167,4 +167,16 @@ template <class Vector> void expect_size(const char* example, const std::string&
   if (static_cast<std::size_t>(got.size()) != n)
     mismatch(example, what + ": " + std::to_string(got.size()) + " elements, the reference " + std::to_string(n));
 }
+
+// got == want element by element (sizes first); `where(i)` names position i in the
+// example's terms ("row 3, column 7") for the message.
+template <class T, class Where>
+void expect_equal(const char* example, const std::string& what, const std::vector<T>& got, const std::vector<T>& want,
+                  Where&& where) {
+  expect_size(example, what, got, want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i])
+      mismatch(example, what + ": " + where(i) + " holds " + std::to_string(got[i]) + ", the reference " +
+                            std::to_string(want[i]));
+}
 }  // namespace example

@@ -75,13 +75,7 @@ int main(int argc, char** argv) {
     return v;
   };
   auto check = [&](const char* name, const std::vector<float>& got) {
-    if (got.size() != reference.size())
-      example::mismatch("filter", std::string(name) + " keeps " + std::to_string(got.size()) +
-                                      " elements, the reference " + std::to_string(reference.size()));
-    for (std::size_t i = 0; i < got.size(); ++i)
-      if (got[i] != reference[i])
-        example::mismatch("filter", std::string(name) + " has " + std::to_string(got[i]) + " at " + std::to_string(i) +
-                                        ", the reference " + std::to_string(reference[i]));
+    example::expect_equal("filter", name, got, reference, [](std::size_t i) { return "position " + std::to_string(i); });
   };
   check("rune::filter", filtered.to_vector());
   check("hand-written, fused", take(scattered, scattered_count));

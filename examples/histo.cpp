@@ -72,12 +72,9 @@ static std::vector<std::uint8_t> histo_reference(const std::vector<std::uint32_t
 }
 
 static void check(const char* what, const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want) {
-  example::expect_size("histo", what, got, want.size());
-  for (std::size_t b = 0; b < want.size(); ++b)
-    if (got[b] != want[b])
-      example::mismatch("histo", std::string(what) + ": bin (" + std::to_string(b / histo_width) + ", " +
-                                     std::to_string(b % histo_width) + ") holds " + std::to_string(got[b]) +
-                                     ", the reference " + std::to_string(want[b]));
+  example::expect_equal("histo", what, got, want, [](std::size_t b) {
+    return "bin (" + std::to_string(b / histo_width) + ", " + std::to_string(b % histo_width) + ")";
+  });
 }
 
 #if defined(__CUDACC__)

@@ -573,12 +573,8 @@ int main(int argc, char** argv) {
   // The passes of one construction, counted as they run (each force has a plan_of above);
   // this untimed run also collects the plans.
   std::string plan;
-  rune::reset_counters();
-  build_with_rune(points, p, false, &plan);
-  const int fused_count = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  build_with_rune(points, p, true);
-  const int unfused_count = static_cast<int>(rune::read_counters().passes);
+  const int fused_count = example::passes_of([&] { build_with_rune(points, p, false, &plan); });
+  const int unfused_count = example::passes_of([&] { build_with_rune(points, p, true); });
   if (fused_count != fused_passes(p))
     example::mismatch("kd_tree", "a fused construction ran " + std::to_string(fused_count) + " passes, not " +
                                      std::to_string(fused_passes(p)));

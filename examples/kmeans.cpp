@@ -137,11 +137,8 @@ static reference_result kmeans_reference(const std::vector<float>& points, std::
 // not at all) shows there even where the centroids' float tolerance would hide it (one point
 // moves a mean of ~n / k points by ~1 / (n / k) of it, below 1e-3 at the default sizes).
 static void check_sizes(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want) {
-  example::expect_size("kmeans", what, got, want.size());
-  for (std::size_t c = 0; c < want.size(); ++c)
-    if (got[c] != want[c])
-      example::mismatch("kmeans", std::string(what) + ": cluster " + std::to_string(c) + " has " +
-                                      std::to_string(got[c]) + " points, the reference " + std::to_string(want[c]));
+  example::expect_equal("kmeans", std::string(what) + ", points per cluster", got, want,
+                        [](std::size_t c) { return "cluster " + std::to_string(c); });
 }
 
 static void check(const char* what, const std::vector<float>& got, const std::vector<float>& want, rune::index_t d) {

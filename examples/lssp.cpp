@@ -101,13 +101,8 @@ int main(int argc, char** argv) {
   const double unfused_ms = example::median_ms(opt.runs, [&] { unfused = rune::force(per_row, rune::unfused); });
 
   auto check = [&](const char* name, const std::vector<std::int32_t>& got) {
-    if (got.size() != rows)
-      example::mismatch("lssp", std::string(name) + " gives " + std::to_string(got.size()) + " rows, expected " +
-                                    std::to_string(rows));
-    for (std::size_t r = 0; r < rows; ++r)
-      if (got[r] != reference[r])
-        example::mismatch("lssp", std::string(name) + " row " + std::to_string(r) + ": longest sorted run " +
-                                      std::to_string(got[r]) + ", the reference " + std::to_string(reference[r]));
+    example::expect_equal("lssp", std::string(name) + ", longest sorted run", got, reference,
+                          [](std::size_t r) { return "row " + std::to_string(r); });
   };
   check("fused", fused.to_vector());
   check("unfused", unfused.to_vector());

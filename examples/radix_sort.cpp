@@ -45,12 +45,9 @@ struct matrix_shape {
 
 static void check_rows(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want,
                        matrix_shape shape) {
-  example::expect_size("radix_sort", what, got, want.size());
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (got[i] != want[i])
-      example::mismatch("radix_sort", std::string(what) + ": row " + std::to_string(i / shape.len) + ", column " +
-                                          std::to_string(i % shape.len) + " holds " + std::to_string(got[i]) +
-                                          ", std::sort " + std::to_string(want[i]));
+  example::expect_equal("radix_sort", what, got, want, [len = shape.len](std::size_t i) {
+    return "row " + std::to_string(i / len) + ", column " + std::to_string(i % len);
+  });
 }
 
 static rune::array<std::int32_t> sort_rows(const rune::array<std::int32_t>& xs, matrix_shape shape, bool unfused,
@@ -133,12 +130,8 @@ int main(int argc, char** argv) {
   // The passes of one sort, counted as they run (each force has a plan_of in the header);
   // this untimed run also collects the plans.
   std::string plan;
-  rune::reset_counters();
-  sort_rows(xs, shape, false, &plan);
-  const int fused_passes = static_cast<int>(rune::read_counters().passes);
-  rune::reset_counters();
-  sort_rows(xs, shape, true);
-  const int unfused_passes = static_cast<int>(rune::read_counters().passes);
+  const int fused_passes = example::passes_of([&] { sort_rows(xs, shape, false, &plan); });
+  const int unfused_passes = example::passes_of([&] { sort_rows(xs, shape, true); });
   if (fused_passes != radix::fused_passes)
     example::mismatch("radix_sort", "a fused sort ran " + std::to_string(fused_passes) + " passes, not " +
                                         std::to_string(radix::fused_passes));

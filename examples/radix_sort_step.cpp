@@ -78,12 +78,9 @@ static rune::array<std::int32_t> radix_sort_step(const rune::array<std::int32_t>
 
 static void check_rows(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want,
                        std::size_t len) {
-  example::expect_size("radix_sort_step", what, got, want.size());
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (got[i] != want[i])
-      example::mismatch("radix_sort_step", std::string(what) + ": row " + std::to_string(i / len) + ", column " +
-                                               std::to_string(i % len) + " holds " + std::to_string(got[i]) +
-                                               ", the reference " + std::to_string(want[i]));
+  example::expect_equal("radix_sort_step", what, got, want, [len](std::size_t i) {
+    return "row " + std::to_string(i / len) + ", column " + std::to_string(i % len);
+  });
 }
 
 int main(int argc, char** argv) {

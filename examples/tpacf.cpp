@@ -133,12 +133,9 @@ static std::vector<std::int32_t> tpacf_reference(const pair_bin& pairs, rune::in
 }
 
 static void check(const char* what, const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want) {
-  example::expect_size("tpacf", what, got, want.size());
-  for (std::size_t b = 0; b < want.size(); ++b)
-    if (got[b] != want[b])
-      example::mismatch("tpacf", std::string(what) + ": set " + std::to_string(b / angle_bins) + ", angle bin " +
-                                     std::to_string(b % angle_bins) + " counts " + std::to_string(got[b]) +
-                                     " pairs, the reference " + std::to_string(want[b]));
+  example::expect_equal("tpacf", what, got, want, [](std::size_t b) {
+    return "set " + std::to_string(b / angle_bins) + ", angle bin " + std::to_string(b % angle_bins);
+  });
 }
 
 #if defined(__CUDACC__)
