@@ -145,6 +145,23 @@ template <class F> double timed(F&& f, int runs) {
   return once > 50 ? once : bench::median_ms(f, runs);
 }
 
+// The sort peer's median time: materializes the (bin, value) pairs (not timed), then times
+// sort_reduce over them.
+template <class T, class Op, class ValueOf>
+double time_sort_peer(const int* xs, long long n, bin_of b, ValueOf value_of, int* keys, long long H, int runs) {
+  T* vals;
+  RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(T)));
+  make_pairs<<<1024, 256>>>(xs, n, b, value_of, keys, vals);
+  RUNE_CUDA_CHECK_LAUNCH("make_pairs");
+  double ms;
+  {
+    sort_reduce<T, Op> peer(n, bits_for(H), keys, vals);
+    ms = timed(peer, runs);
+  }
+  RUNE_CUDA_CHECK(cudaFree(vals));
+  return ms;
+}
+
 // One static choice of SC20 Fig. 7, or the model's ("auto": no override).
 struct static_choice {
   std::string label;
@@ -374,31 +391,15 @@ int main(int argc, char** argv) {
         } else if (std::string(cls) == "cas") {
           auto hist = rune::genhist(H, saturated24{}, 0, bins, rune::map(low_bits{}, xs));
           if (!sweep) {  // the sort peer's pairs and buffers only where it runs
-            int* vals;
-            RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(int)));
-            make_pairs<<<1024, 256>>>(d_xs, n, b, value_low_bits{}, keys, vals);
-            RUNE_CUDA_CHECK_LAUNCH("make_pairs");
-            {
-              sort_reduce<int, saturated24> peer(n, bits_for(H), keys, vals);
-              r.peer = "cub SortPairs + ReduceByKey";
-              r.peer_ms = timed(peer, runs);
-            }
-            RUNE_CUDA_CHECK(cudaFree(vals));
+            r.peer = "cub SortPairs + ReduceByKey";
+            r.peer_ms = time_sort_peer<int, saturated24>(d_xs, n, b, value_low_bits{}, keys, H, runs);
           }
           measure(hist, [](const auto&) {});
         } else {
           auto hist = rune::genhist(H, argmax_op{}, argmax_id, bins, rune::map(pair_of{}, xs, rune::iota(n)));
-          if (!sweep) {  // the sort peer's pairs and buffers only where it runs
-            argmax* vals;
-            RUNE_CUDA_CHECK(cudaMalloc(&vals, n * sizeof(argmax)));
-            make_pairs<<<1024, 256>>>(d_xs, n, b, value_pair{}, keys, vals);
-            RUNE_CUDA_CHECK_LAUNCH("make_pairs");
-            {
-              sort_reduce<argmax, argmax_op> peer(n, bits_for(H), keys, vals);
-              r.peer = "cub SortPairs + ReduceByKey";
-              r.peer_ms = timed(peer, runs);
-            }
-            RUNE_CUDA_CHECK(cudaFree(vals));
+          if (!sweep) {
+            r.peer = "cub SortPairs + ReduceByKey";
+            r.peer_ms = time_sort_peer<argmax, argmax_op>(d_xs, n, b, value_pair{}, keys, H, runs);
           }
           measure(hist, [](const auto&) {});
         }

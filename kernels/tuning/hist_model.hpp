@@ -243,7 +243,7 @@ constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device
   return {M, S, H_chk, C};
 }
 
-constexpr std::int64_t hist_max_shared_passes(atomic_class c, const hist_constants& k = {}) {
+constexpr std::int64_t hist_max_shared_passes(atomic_class c, const hist_constants& k) {
   switch (c) {
     case atomic_class::hdw: return k.max_shared_passes_hdw;
     case atomic_class::cas: return k.max_shared_passes_cas;
