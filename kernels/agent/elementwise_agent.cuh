@@ -74,9 +74,16 @@ template <class Policy, class F> struct elementwise_agent {
 #pragma unroll
     for (int j = 0; j < runs; ++j) f.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
 #pragma unroll
-    for (int j = 0; j < runs; ++j)
+    for (int j = 0; j < runs; ++j) store_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
+  }
+
+  template <int run_size> __device__ void store_run(index_t i, const loaded (&v)[run_size]) const {
+    if constexpr (stores_runs<F, loaded, run_size>) {
+      f.template store_run<run_size>(i, v, covered);
+    } else {
 #pragma unroll
-      for (int u = 0; u < run_size; ++u) f.store(run_start<threads, run_size>(base, j) + u, v[j][u], covered);
+      for (int u = 0; u < run_size; ++u) f.store(i + u, v[u], covered);
+    }
   }
 };
 }  // namespace rune::kernels

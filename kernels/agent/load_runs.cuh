@@ -10,7 +10,10 @@
 //   base + (j x threads + t) x V + [0, V),
 // so a warp's j-th runs are 32 x V consecutive elements (32 x 16 bytes when V x element
 // bytes = 16): as coalesced as the scalar stripes, with V times fewer load instructions. Each
-// element is then computed (or stored) at its own index.
+// element is then computed at its own index. An elementwise pass stores a run with
+// f.store_run where f has it (a store sink: vector stores of up to 16 bytes): stored one
+// element at a time, a warp's store instruction would write 32 elements V apart, touching
+// V times the sectors a coalesced one does.
 //
 // f.runs_fit<V>(begin, end) is asked once per tile: every leaf aligned for its vector load
 // (runs start at multiples of V, so a leaf's runs are all aligned or none is) and every
@@ -42,6 +45,13 @@ template <class F, class Loaded, int V>
 concept loads_runs = requires(const F& f, index_t i, Loaded (&out)[V]) {
   f.template load_run<V>(i, out);
   { f.template runs_fit<V>(i, i) } -> std::convertible_to<bool>;
+};
+
+// f.store_run<V>(i, loaded, covered) stores elements i .. i + V - 1 at once (whole vectors
+// per thread, where an elementwise pass would otherwise store V elements apart).
+template <class F, class Loaded, int V>
+concept stores_runs = requires(const F& f, index_t i, const Loaded (&run)[V]) {
+  f.template store_run<V>(i, run, covered);
 };
 
 // Elements per vector load of f in a tile of Items per thread; 1 (no runs) when f loads no

@@ -12,9 +12,9 @@
 //
 // Note [Runs of loads]
 // load_run<V>(i, out) does out[v] = load(i + v) for v < V. A leaf reads its V consecutive
-// elements with one vector load when they fill 4, 8 or 16 bytes: one instruction instead of
-// V (a 16-byte load moves 16 int8 elements; CUB and Thrust load this way). The caller
-// guarantees that [i, i + V) is in range and that runs_aligned<V>(i) holds: every such
+// elements with vector loads of up to 16 bytes (detail/vector_access.hpp): one instruction
+// instead of V (a 16-byte load moves 16 int8 elements; CUB and Thrust load this way). The
+// caller guarantees that [i, i + V) is in range and that runs_aligned<V>(i) holds: every
 // leaf's address p + i is a multiple of its vector's size. Then it also holds at i + V,
 // i + 2V, ..., so the agents ask once per tile (kernels/agent/load_runs.cuh) and load a
 // misaligned tile (a view that starts one element into an allocation) in runs of 1. A check
@@ -22,12 +22,12 @@
 // run keep the run's elements unpacked in registers (16 fused maps and a sum: 47 registers
 // instead of 31). detail::load_run and detail::runs_aligned serve every evaluator: one load
 // per element, and true, for those that load nothing or have no run of their own.
-#include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include "../config.hpp"
 #include "../detail/row.hpp"
+#include "../detail/vector_access.hpp"
 
 namespace rune::detail {
 
@@ -46,14 +46,6 @@ template <class T> struct uninitialized {
   };
   RUNE_HD uninitialized() : none() {}
 };
-
-// V elements of T that one aligned load instruction reads (Note [Runs of loads]).
-template <class T, int V> struct alignas(V * sizeof(T)) vector_of {
-  T at[V];
-};
-template <class T, int V>
-inline constexpr bool vector_loadable =
-    (V * sizeof(T) == 4 || V * sizeof(T) == 8 || V * sizeof(T) == 16) && (sizeof(T) & (sizeof(T) - 1)) == 0;
 
 // out[v] = e.load(i + v) for v < V: e's own load_run where it has one, else one load each.
 RUNE_HD_CALLS_USER
@@ -77,18 +69,8 @@ template <class T> struct read_eval {
   using loaded = T;
   const T* p;
   RUNE_HD T load(index_t i) const { return p[i]; }
-  template <int V> RUNE_HD void load_run(index_t i, T (&out)[V]) const {
-    if constexpr (vector_loadable<T, V>) {
-      const vector_of<T, V> run = *reinterpret_cast<const vector_of<T, V>*>(p + i);
-      for (int v = 0; v < V; ++v) out[v] = run.at[v];
-    } else {
-      for (int v = 0; v < V; ++v) out[v] = p[i + v];
-    }
-  }
-  template <int V> RUNE_HD bool runs_aligned(index_t i) const {
-    if constexpr (vector_loadable<T, V>) return reinterpret_cast<std::uintptr_t>(p + i) % alignof(vector_of<T, V>) == 0;
-    else return true;
-  }
+  template <int V> RUNE_HD void load_run(index_t i, T (&out)[V]) const { load_vector_run<V>(p + i, out); }
+  template <int V> RUNE_HD bool runs_aligned(index_t i) const { return vector_aligned<V>(p + i); }
   template <class Ctx> RUNE_HD T compute(const T& v, index_t, const Ctx&) const { return v; }
   template <class Ctx> RUNE_HD T operator()(index_t i, const Ctx&) const { return p[i]; }
 };

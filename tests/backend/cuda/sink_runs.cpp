@@ -2,10 +2,12 @@
 // here on the GPU rather than with the evaluators in tests/plan/load_run.cpp). In a redomap
 // body holding a reduce, a store, a scatter and a point sink, a run loaded with load_run<V>
 // and computed with `covered` gives the contributions and writes of V element loads computed
-// with their guards; runs_fit fails for a tile that a sink ends in, or a misaligned leaf.
+// with their guards; an elementwise body's store_run writes what its stores write; runs_fit
+// fails for a tile that a sink ends in, or a misaligned leaf.
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "support/backends.hpp"
@@ -32,6 +34,15 @@ template <int V, class Body> __global__ void count_run_mismatches(Body body, ind
     const auto by_element = body.compute(body.load(i + v), i + v);
     if (!(rd::get<0>(by_run) == rd::get<0>(by_element))) atomicAdd(mismatches, 1);
   }
+}
+
+// Run r of V elements per thread through an elementwise body: load_run, then store_run.
+template <int V, class Body> __global__ void store_runs(Body body, index_t n) {
+  const index_t i = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) * V;
+  if (i + V > n) return;
+  decltype(body.load(i)) run[V];
+  body.template load_run<V>(i, run);
+  body.template store_run<V>(i, run, rune::kernels::covered);
 }
 
 template <int V, class Body> __global__ void runs_fit_kernel(Body body, index_t begin, index_t end, int* out) {
@@ -87,10 +98,34 @@ struct fixture {
         rc::device_sink<rd::point_sink<std::int16_t, rd::read_eval<std::int16_t>>>{{{d_shorts.data()}, at, point}});
     return [&]<class... D>(const rd::row<D...>& s) { return rc::redomap_body<rc::no_context, D...>{{}, s}; }(sinks);
   }
+  // The same sinks but the reduction, as a map pass applies them.
+  auto elementwise_body() const {
+    const auto s = body(n, 0).sinks;
+    return rc::apply_all<rc::no_context, std::remove_cvref_t<decltype(rd::get<1>(s))>,
+                         std::remove_cvref_t<decltype(rd::get<2>(s))>, std::remove_cvref_t<decltype(rd::get<3>(s))>>{
+        {}, rd::make_row(rd::get<1>(s), rd::get<2>(s), rd::get<3>(s))};
+  }
+  void clear_outputs() const {
+    REQUIRE(cudaMemset(out, 0, static_cast<std::size_t>(n) * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemset(dest, 0, static_cast<std::size_t>(n) * sizeof(double)) == cudaSuccess);
+    REQUIRE(cudaMemset(point, 0, sizeof(std::int16_t)) == cudaSuccess);
+  }
+  // Every write of the store, scatter and point sinks landed.
+  void check_outputs() const {
+    const auto got_out = to_host(out, n);
+    const auto got_dest = to_host(dest, n);
+    for (index_t i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      REQUIRE(got_out[k] == halve_and_add{}(floats[k], i));
+      REQUIRE(got_dest[static_cast<std::size_t>(targets[k])] == doubles[k]);
+    }
+    CHECK(to_host(point, 1)[0] == shorts[static_cast<std::size_t>(at)]);
+  }
 };
 
 template <int V> void check_runs(const fixture& f) {
   CAPTURE(V);
+  f.clear_outputs();
   auto mismatches = rune::kernels::device_allocate(sizeof(int), 0);
   REQUIRE(cudaMemset(mismatches.get(), 0, sizeof(int)) == cudaSuccess);
   const index_t runs = f.n / V;
@@ -98,14 +133,15 @@ template <int V> void check_runs(const fixture& f) {
                                                                             static_cast<int*>(mismatches.get()));
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(to_host(static_cast<const int*>(mismatches.get()), 1)[0] == 0);
-  const auto out = to_host(f.out, f.n);
-  const auto dest = to_host(f.dest, f.n);
-  for (index_t i = 0; i < f.n; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    REQUIRE(out[k] == halve_and_add{}(f.floats[k], i));
-    REQUIRE(dest[static_cast<std::size_t>(f.targets[k])] == f.doubles[k]);
-  }
-  CHECK(to_host(f.point, 1)[0] == f.shorts[static_cast<std::size_t>(f.at)]);
+  f.check_outputs();
+}
+
+template <int V> void check_store_runs(const fixture& f) {
+  CAPTURE(V);
+  f.clear_outputs();
+  store_runs<V><<<static_cast<unsigned>((f.n / V + 127) / 128), 128>>>(f.elementwise_body(), f.n);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  f.check_outputs();
 }
 
 template <int V> bool runs_fit(const fixture& f, index_t store_n, int byte_offset, index_t begin, index_t end) {
@@ -121,6 +157,13 @@ TEST_CASE("device sinks: runs with `covered` give what guarded element loads giv
   check_runs<2>(f);
   check_runs<4>(f);
   check_runs<16>(f);
+}
+
+TEST_CASE("device sinks: store runs write what element stores write (the store sink's in vectors)") {
+  const fixture f;
+  check_store_runs<2>(f);
+  check_store_runs<4>(f);
+  check_store_runs<16>(f);
 }
 
 TEST_CASE("device sinks: runs fit a tile inside every sink with aligned leaves, and no other") {

@@ -23,10 +23,11 @@ template <class S> struct device_sink {
 // store, so reads stay in flight together.
 //
 // load_run<V>(d, i, out) is V calls of load(d, i + v) at once (plan/eval.hpp, Note [Runs of
-// loads]) for a run inside the sink, without guards. runs_fit<V>(d, begin, end) says whether
-// every run of [begin, end) is inside the sink and aligned; the agents ask it once per tile
-// (kernels/agent/load_runs.cuh, Note [Striped runs]), then store such a tile's elements with
-// `covered`: no length check either.
+// loads]) for a run inside the sink, without guards, and store_run<V>(d, i, p, ctx) is V
+// calls of store with `covered` (no length check), a store sink's in vector stores.
+// runs_fit<V>(d, begin, end) says whether every run of [begin, end) is inside the sink and
+// aligned, its output included; the agents ask it once per tile (kernels/agent/load_runs.cuh,
+// Note [Striped runs]).
 
 // A value that may be absent, for types without a default constructor.
 template <class T> struct held : uninitialized<T> {
@@ -64,7 +65,7 @@ __device__ void load_run(const device_sink<store_sink<T, E>>& d, index_t i, load
 }
 template <int V, class T, class E>
 __device__ bool runs_fit(const device_sink<store_sink<T, E>>& d, index_t begin, index_t end) {
-  return runs_fit_below<V>(d.s.n, begin, end, d.s.e);
+  return runs_fit_below<V>(d.s.n, begin, end, d.s.e) && vector_aligned<V>(d.s.out + begin);
 }
 template <class T, class E, class Ctx>
 __device__ void store(const device_sink<store_sink<T, E>>& d, index_t i, const loaded_of<E>& p, const Ctx& c,
@@ -74,6 +75,18 @@ __device__ void store(const device_sink<store_sink<T, E>>& d, index_t i, const l
 template <class T, class E, class Ctx>
 __device__ void store(const device_sink<store_sink<T, E>>& d, index_t i, const loaded_of<E>& p, const Ctx& c) {
   if (i < d.s.n) store(d, i, p, c, kernels::covered);
+}
+// Each thread's stores of a run fill whole vectors: stored one element at a time, a warp's
+// store instruction would touch 32 elements V apart, V times the sectors a coalesced one does.
+template <int V, class T, class E, class Ctx>
+__device__ void store_run(const device_sink<store_sink<T, E>>& d, index_t i, const loaded_of<E> (&p)[V],
+                          const Ctx (&c)[V]) {
+  store_vector_run<V>(d.s.out + i, [&](int v) { return static_cast<T>(d.s.e.compute(p[v].value, i + v, c[v])); });
+}
+// The other sinks' runs: element by element.
+template <int V, class D, class L, class Ctx>
+__device__ void store_run(const D& d, index_t i, const L (&p)[V], const Ctx (&c)[V]) {
+  for (int v = 0; v < V; ++v) store(d, i + v, p[v], c[v], kernels::covered);
 }
 
 // The reads of an update at index ei(i) with value ev(i), for i inside the sink.
@@ -220,6 +233,20 @@ template <class Context, class... D> struct apply_all {
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c, covered...), ...);
     }(std::index_sequence_for<D...>{});
+  }
+  template <int V>
+  __device__ void store_run(index_t i, const element_loads<Context, D...> (&p)[V], kernels::covered_t) const {
+    decltype(context.at(p[0].context)) c[V];
+    for (int v = 0; v < V; ++v) c[v] = context.at(p[v].context);
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_sink_run<K>(get<K>(sinks), i, p, c), ...); }(
+        std::index_sequence_for<D...>{});
+  }
+  template <std::size_t K, class S, int V, class Ctx>
+  __device__ static void store_sink_run(const S& sink, index_t i, const element_loads<Context, D...> (&p)[V],
+                                        const Ctx (&c)[V]) {
+    loaded_t<S> part[V];
+    for (int v = 0; v < V; ++v) part[v] = get<K>(p[v].sinks);
+    cuda::store_run<V>(sink, i, part, c);
   }
 };
 
