@@ -3,14 +3,23 @@
 // indices, each thread taking items strided by the block (coalesced). The functor works in
 // two steps, `load(i)` then `store(i, loaded)`, and a full tile issues every load before any
 // store: stores may alias loads as far as the compiler knows, so interleaving them would
-// leave one load in flight per thread.
+// leave one load in flight per thread. Full tiles load runs of consecutive elements where
+// the functor can (load_runs.cuh).
+#include <utility>
+
 #include <rune/config.hpp>
+
+#include "load_runs.cuh"
 
 namespace rune::kernels {
 
 template <class Policy, class F> struct elementwise_agent {
+  using loaded = decltype(std::declval<const F&>().load(index_t{}));
   static constexpr int items = Policy::items_per_thread;
-  static constexpr int tile = Policy::block_threads * items;
+  static constexpr int threads = Policy::block_threads;
+  static constexpr int tile = threads * items;
+  // Elements per vector load in a full tile (Note [Striped runs]); 1: no runs.
+  static constexpr int vector_run = vector_run_length<F, loaded, items>();
   const F& f;
   index_t n;
 
@@ -26,22 +35,54 @@ template <class Policy, class F> struct elementwise_agent {
   }
 
   __device__ void run() const {
-    using loaded = decltype(f.load(index_t{}));
     for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {
-      const index_t first = base + threadIdx.x;
-      if (base + tile <= n) {
-        loaded v[items];
+      if (base + tile <= n) store_tile(base);
+      else store_partial_tile(base);
+    }
+  }
+
+  __device__ void store_tile(index_t base) const {
+    if constexpr (vector_run > 1) {
+      if (f.template runs_fit<vector_run>(base, base + tile)) return store_tile_runs<vector_run>(base);
+      if (f.template runs_fit<1>(base, base + tile)) return store_tile_runs<1>(base);  // misaligned leaves
+      store_partial_tile(base);  // a sink ends inside the tile
+    } else {
+      store_full_tile(base);
+    }
+  }
+
+  __device__ static index_t item(index_t base, int k) { return base + index_t(k) * threads + threadIdx.x; }
+
+  __device__ void store_full_tile(index_t base) const {
+    loaded v[items];
 #pragma unroll
-        for (int k = 0; k < items; ++k) v[k] = f.load(first + index_t(k) * Policy::block_threads);
+    for (int k = 0; k < items; ++k) v[k] = f.load(item(base, k));
 #pragma unroll
-        for (int k = 0; k < items; ++k) f.store(first + index_t(k) * Policy::block_threads, v[k]);
-      } else {
+    for (int k = 0; k < items; ++k) f.store(item(base, k), v[k]);
+  }
+
+  __device__ void store_partial_tile(index_t base) const {
 #pragma unroll
-        for (int k = 0; k < items; ++k) {
-          const index_t i = first + index_t(k) * Policy::block_threads;
-          if (i < n) f.store(i, f.load(i));
-        }
-      }
+    for (int k = 0; k < items; ++k)
+      if (item(base, k) < n) f.store(item(base, k), f.load(item(base, k)));
+  }
+
+  // A full tile where f.runs_fit<run_size>, in runs of run_size (Note [Striped runs]).
+  template <int run_size> __device__ void store_tile_runs(index_t base) const {
+    constexpr int runs = items / run_size;
+    loaded v[runs][run_size];
+#pragma unroll
+    for (int j = 0; j < runs; ++j) f.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
+#pragma unroll
+    for (int j = 0; j < runs; ++j) store_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
+  }
+
+  template <int run_size> __device__ void store_run(index_t i, const loaded (&v)[run_size]) const {
+    if constexpr (stores_runs<F, loaded, run_size>) {
+      f.template store_run<run_size>(i, v, covered);
+    } else {
+#pragma unroll
+      for (int u = 0; u < run_size; ++u) f.store(i + u, v[u], covered);
     }
   }
 };

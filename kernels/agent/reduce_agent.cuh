@@ -6,18 +6,24 @@
 //    indices of a tile, the block reduces each tile, and tiles fold left to right.
 // f works in two steps, f.load(i) (the reads) and f.compute(loaded, i) (the element's value);
 // a full tile issues all its loads before computing any, so several loads are in flight.
+// Striped full tiles load runs of consecutive elements where f can (load_runs.cuh).
 #include <cub/block/block_reduce.cuh>
 
 #include <utility>
 
 #include <rune/config.hpp>
 
+#include "load_runs.cuh"
+
 namespace rune::kernels {
 
 template <class Policy, class T, class Op, class F, bool Commutative> struct reduce_agent {
-  static constexpr int items = Policy::template items_for<decltype(std::declval<const F&>().load(index_t{}))>();
+  using loaded = decltype(std::declval<const F&>().load(index_t{}));
+  static constexpr int items = Policy::template items_for<loaded>();
   static constexpr int threads = Policy::block_threads;
   static constexpr int tile = threads * items;
+  // Elements per vector load in a full striped tile (Note [Striped runs]); 1: no runs.
+  static constexpr int vector_run = Commutative ? vector_run_length<F, loaded, items>() : 1;
   // WARP_REDUCTIONS keeps operand order: the operator need not commute.
   using block_reduce = cub::BlockReduce<T, threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
   using temp_storage = typename block_reduce::TempStorage;
@@ -34,18 +40,43 @@ template <class Policy, class T, class Op, class F, bool Commutative> struct red
   }
 
   __device__ T fold_tile(index_t base, T acc) const {
-    using loaded = decltype(f.load(index_t{}));
-    if (base + tile <= n) {
-      loaded v[items];
-#pragma unroll
-      for (int k = 0; k < items; ++k) v[k] = f.load(item(base, k));
-#pragma unroll
-      for (int k = 0; k < items; ++k) acc = op(acc, f.compute(v[k], item(base, k)));
+    if (base + tile > n) return fold_partial_tile(base, acc);
+    if constexpr (vector_run > 1) {
+      if (f.template runs_fit<vector_run>(base, base + tile)) return fold_tile_runs<vector_run>(base, acc);
+      if (f.template runs_fit<1>(base, base + tile)) return fold_tile_runs<1>(base, acc);  // misaligned leaves
+      return fold_partial_tile(base, acc);  // a sink ends inside the tile
     } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k)
-        if (item(base, k) < n) acc = op(acc, f.compute(f.load(item(base, k)), item(base, k)));
+      return fold_full_tile(base, acc);
     }
+  }
+
+  __device__ T fold_full_tile(index_t base, T acc) const {
+    loaded v[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = f.load(item(base, k));
+#pragma unroll
+    for (int k = 0; k < items; ++k) acc = op(acc, f.compute(v[k], item(base, k)));
+    return acc;
+  }
+
+  __device__ T fold_partial_tile(index_t base, T acc) const {
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (item(base, k) < n) acc = op(acc, f.compute(f.load(item(base, k)), item(base, k)));
+    return acc;
+  }
+
+  // A full striped tile where f.runs_fit<run_size>, in runs of run_size (Note [Striped runs]).
+  template <int run_size> __device__ T fold_tile_runs(index_t base, T acc) const {
+    constexpr int runs = items / run_size;
+    loaded v[runs][run_size];
+#pragma unroll
+    for (int j = 0; j < runs; ++j) f.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
+#pragma unroll
+    for (int j = 0; j < runs; ++j)
+#pragma unroll
+      for (int u = 0; u < run_size; ++u)
+        acc = op(acc, f.compute(v[j][u], run_start<threads, run_size>(base, j) + u, covered));
     return acc;
   }
 

@@ -22,6 +22,17 @@ template <class L> constexpr std::size_t bytes_loaded() {
   else return std::is_empty_v<L> ? 0 : sizeof(L);
 }
 
+// Elements per vector load in the map and reduce agents (agent/load_runs.cuh): the largest
+// power of two V with V x bytes_loaded <= 16 (the widest load instruction) that divides the
+// items per thread; 1 (one load per element) when the element loads nothing or over 8 bytes.
+inline constexpr std::size_t vector_load_bytes = 16;
+template <class L> constexpr int elements_per_vector_load(int items) {
+  const std::size_t bytes = bytes_loaded<L>();
+  int v = 1;
+  while (bytes > 0 && 2 * v * bytes <= vector_load_bytes && items % (2 * v) == 0) v *= 2;
+  return v;
+}
+
 // Ordered single-pass reductions (redomap). Items per thread: 8, and more for elements of one
 // or two bytes, so that a thread keeps at least 32 bytes of loads in flight. Measured on the
 // H100 (bench_gpu_sweep --only reduce, bench/results/2026-11-22-h100-sweep-reduce.csv): int8

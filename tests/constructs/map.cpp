@@ -7,6 +7,7 @@
 #include "support/check.hpp"
 #include "support/operators.hpp"
 #include "support/random.hpp"
+#include "support/tiles.hpp"
 
 using rune::index_t;
 using namespace rune_test;
@@ -140,4 +141,35 @@ TEST_CASE_TEMPLATE("map: a length known only at force (a filter's output) is che
   auto add = [] RUNE_FN (int x, int y) { return x + y; };
   CHECK(rune::force(rune::map(add, even, ys), B{}).to_vector() == std::vector<int>{12, 24, 36});
   RUNE_CHECK_USAGE_ERROR(rune::force(rune::map(add, odd_big, ys), B{}), "rune::map");
+}
+
+// The GPU elementwise pass loads full tiles in 16-byte runs, runs of one element when a leaf
+// is misaligned, and partial tiles element by element (kernels/agent/load_runs.cuh).
+template <class T, class B> void check_maps_around_tiles() {
+  for (index_t n : sizes_around(map_tile)) {
+    CAPTURE(n);
+    const auto xv = small_values<T>(n + 1);
+    const auto a = resident_array<B>(xv);
+    const auto xs = rune::view(a.data(), n), next = rune::view(a.data() + 1, n);
+    std::vector<T> want_plus_one(static_cast<std::size_t>(n)), want_shifted(want_plus_one), want_step(want_plus_one);
+    for (std::size_t i = 0; i < want_step.size(); ++i) {
+      want_plus_one[i] = static_cast<T>(xv[i] + T(1));
+      want_shifted[i] = static_cast<T>(xv[i + 1] + T(1));
+      want_step[i] = static_cast<T>(xv[i + 1] - xv[i]);
+    }
+    const auto plus_one = [] RUNE_FN (T x) { return static_cast<T>(x + T(1)); };
+    RUNE_CHECK_SAME(rune::force(rune::map(plus_one, xs), B{}).to_vector(), want_plus_one);
+    RUNE_CHECK_SAME(rune::force(rune::map(plus_one, next), B{}).to_vector(), want_shifted);
+    // One aligned leaf and one misaligned leaf in the same pass.
+    auto step = rune::map([] RUNE_FN (T x, T y) { return static_cast<T>(y - x); }, xs, next);
+    RUNE_CHECK_SAME(rune::force(step, B{}).to_vector(), want_step);
+  }
+}
+
+TEST_CASE_TEMPLATE("map: int8, int16, float and double at tile edges, aligned and one element off", B,
+                   RUNE_TEST_BACKENDS) {
+  check_maps_around_tiles<std::int8_t, B>();
+  check_maps_around_tiles<std::int16_t, B>();
+  check_maps_around_tiles<float, B>();
+  check_maps_around_tiles<double, B>();
 }

@@ -9,6 +9,7 @@
 #include "support/check.hpp"
 #include "support/operators.hpp"
 #include "support/random.hpp"
+#include "support/tiles.hpp"
 
 using rune::index_t;
 using namespace rune_test;
@@ -154,4 +155,33 @@ TEST_CASE_TEMPLATE("reduce: argmax returns the first index of the maximum", B, R
                         rune::iota(n));
     CHECK(rune::force(rune::reduce(argmax_op{}, argmax_id, ps), B{}) == want);
   }
+}
+
+// The GPU reduction loads full tiles in 16-byte runs, runs of one element when a leaf is
+// misaligned, and partial tiles element by element (kernels/agent/load_runs.cuh); every
+// size and both alignments must give the sequential sum.
+template <class T, class B> void check_sums_around_tiles() {
+  for (index_t n : sizes_around(reduce_tile<T>)) {
+    CAPTURE(n);
+    const auto xv = small_values<T>(n + 1);
+    const auto a = resident_array<B>(xv);
+    std::int64_t aligned = 0, shifted = 0;
+    for (index_t i = 0; i < n; ++i) {
+      aligned += static_cast<std::int64_t>(xv[i]);
+      shifted += static_cast<std::int64_t>(xv[i + 1]);
+    }
+    // T{0}: the accumulator is T (int8 and int16 sums wrap, in any order alike).
+    CHECK(rune::force(rune::reduce(rune::plus{}, T{0}, rune::view(a.data(), n)), B{}) == static_cast<T>(aligned));
+    CHECK(rune::force(rune::reduce(rune::plus{}, T{0}, rune::view(a.data() + 1, n)), B{}) == static_cast<T>(shifted));
+    // 0LL: each element converted to a 64-bit accumulator.
+    CHECK(rune::force(rune::reduce(rune::plus{}, 0LL, rune::view(a.data() + 1, n)), B{}) == shifted);
+  }
+}
+
+TEST_CASE_TEMPLATE("reduce: int8, int16, float and double sums at tile edges, aligned and one element off", B,
+                   RUNE_TEST_BACKENDS) {
+  check_sums_around_tiles<std::int8_t, B>();
+  check_sums_around_tiles<std::int16_t, B>();
+  check_sums_around_tiles<float, B>();
+  check_sums_around_tiles<double, B>();
 }

@@ -9,10 +9,25 @@
 // e(i, ctx) == compute(load(i), i, ctx). GPU agents load a whole tile before computing any of
 // it: compilers do not hoist a load above a long chain of fused maps by themselves, and
 // without that a thread keeps one load in flight (measured: 16 fused maps ran at 0.62x CUB).
+//
+// Note [Runs of loads]
+// load_run<V>(i, out) does out[v] = load(i + v) for v < V. A leaf reads its V consecutive
+// elements with vector loads of up to 16 bytes (detail/vector_access.hpp): one instruction
+// instead of V (a 16-byte load moves 16 int8 elements; CUB and Thrust load this way). The
+// caller guarantees that [i, i + V) is in range and that runs_aligned<V>(i) holds: every
+// leaf's address p + i is a multiple of its vector's size. Then it also holds at i + V,
+// i + 2V, ..., so the agents ask once per tile (kernels/agent/load_runs.cuh) and load a
+// misaligned tile (a view that starts one element into an allocation) in runs of 1. A check
+// in every run would put a scalar path beside the vector one, and the two meeting after each
+// run keep the run's elements unpacked in registers (16 fused maps and a sum: 47 registers
+// instead of 31). detail::load_run and detail::runs_aligned serve every evaluator: one load
+// per element, and true, for those that load nothing or have no run of their own.
+#include <type_traits>
 #include <utility>
 
 #include "../config.hpp"
 #include "../detail/row.hpp"
+#include "../detail/vector_access.hpp"
 
 namespace rune::detail {
 
@@ -23,12 +38,39 @@ template <class T> struct scan_ctx {
   T value;
 };
 
+// Storage for a T written before it is read, for types without a default constructor.
+template <class T> struct uninitialized {
+  union {
+    char none;
+    T value;
+  };
+  RUNE_HD uninitialized() : none() {}
+};
+
+// out[v] = e.load(i + v) for v < V: e's own load_run where it has one, else one load each.
+RUNE_HD_CALLS_USER
+template <int V, class E> RUNE_HD void load_run(const E& e, index_t i, typename E::loaded (&out)[V]) {
+  if constexpr (requires { e.template load_run<V>(i, out); }) {
+    e.template load_run<V>(i, out);
+  } else {
+    for (int v = 0; v < V; ++v) out[v] = e.load(i + v);
+  }
+}
+
+// Whether e's runs at i, i + V, ... read every leaf with its vector load.
+template <int V, class E> RUNE_HD bool runs_aligned(const E& e, index_t i) {
+  if constexpr (requires { e.template runs_aligned<V>(i); }) return e.template runs_aligned<V>(i);
+  else return true;
+}
+
 // An element of an array in memory (a leaf or a result stored by an earlier pass).
 template <class T> struct read_eval {
   using value_type = T;
   using loaded = T;
   const T* p;
   RUNE_HD T load(index_t i) const { return p[i]; }
+  template <int V> RUNE_HD void load_run(index_t i, T (&out)[V]) const { load_vector_run<V>(p + i, out); }
+  template <int V> RUNE_HD bool runs_aligned(index_t i) const { return vector_aligned<V>(p + i); }
   template <class Ctx> RUNE_HD T compute(const T& v, index_t, const Ctx&) const { return v; }
   template <class Ctx> RUNE_HD T operator()(index_t i, const Ctx&) const { return p[i]; }
 };
@@ -69,6 +111,22 @@ template <class R, class F, class... Es> struct map_eval {
   template <std::size_t... I> RUNE_HD loaded load_all(index_t i, std::index_sequence<I...>) const {
     return loaded{{row_cell<I, typename Es::loaded>{get<I>(es).load(i)}...}};
   }
+  // Each child loads its own run (a leaf: one vector load), copied into the rows of out.
+  template <int V> RUNE_HD void load_run(index_t i, loaded (&out)[V]) const {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (load_child_run<I>(i, out), ...); }(
+        std::index_sequence_for<Es...>{});
+  }
+  template <std::size_t I, int V> RUNE_HD void load_child_run(index_t i, loaded (&out)[V]) const {
+    const auto& child = get<I>(es);
+    uninitialized<typename std::remove_cvref_t<decltype(child)>::loaded[V]> part;
+    detail::load_run<V>(child, i, part.value);
+    for (int v = 0; v < V; ++v) get<I>(out[v]) = part.value[v];
+  }
+  template <int V> RUNE_HD bool runs_aligned(index_t i) const {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (detail::runs_aligned<V>(get<I>(es), i) && ...);
+    }(std::index_sequence_for<Es...>{});
+  }
   template <class Ctx, std::size_t... I>
   RUNE_HD R compute_all(const loaded& l, index_t i, const Ctx& c, std::index_sequence<I...>) const {
     return static_cast<R>(f(get<I>(es).compute(get<I>(l), i, c)...));
@@ -93,6 +151,8 @@ template <class T, class E> struct convert_eval {
   using loaded = typename E::loaded;
   E e;
   RUNE_HD loaded load(index_t i) const { return e.load(i); }
+  template <int V> RUNE_HD void load_run(index_t i, loaded (&out)[V]) const { detail::load_run<V>(e, i, out); }
+  template <int V> RUNE_HD bool runs_aligned(index_t i) const { return detail::runs_aligned<V>(e, i); }
   template <class Ctx> RUNE_HD T compute(const loaded& l, index_t i, const Ctx& c) const {
     return static_cast<T>(e.compute(l, i, c));
   }

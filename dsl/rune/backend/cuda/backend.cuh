@@ -36,7 +36,19 @@ template <class T, class E> struct store_values {
   T* out;
   E e;
   __device__ typename E::loaded load(index_t i) const { return e.load(i); }
-  __device__ void store(index_t i, const typename E::loaded& v) const { out[i] = e.compute(v, i, no_ctx{}); }
+  template <int V> __device__ void load_run(index_t i, typename E::loaded (&run)[V]) const {
+    detail::load_run<V>(e, i, run);
+  }
+  template <int V> __device__ bool runs_fit(index_t begin, index_t) const {
+    return detail::runs_aligned<V>(e, begin) && vector_aligned<V>(out + begin);
+  }
+  template <class... Covered> __device__ void store(index_t i, const typename E::loaded& v, Covered...) const {
+    out[i] = e.compute(v, i, no_ctx{});
+  }
+  // Whole vectors per thread, as a store sink's runs (device_sinks.cuh).
+  template <int V> __device__ void store_run(index_t i, const typename E::loaded (&v)[V], kernels::covered_t) const {
+    store_vector_run<V>(out + i, [&](int k) { return static_cast<T>(e.compute(v[k], i + k, no_ctx{})); });
+  }
 };
 template <class T, class E> struct store_point {
   T* out;

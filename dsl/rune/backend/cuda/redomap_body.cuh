@@ -42,18 +42,22 @@ template <class... D> struct redomap_op {
   }
 };
 
-// Element i's contribution to sink d: e(i) for a reduction inside its length, else nothing.
-template <class D, class L, class Ctx>
-__device__ typename acc_of<D>::type contribution(const D& d, const L& l, index_t i, const Ctx& c) {
+// Element i's contribution to sink d: e(i) for a reduction inside its length (known to be
+// when `covered`, kernels/agent/load_runs.cuh), else nothing.
+template <class D, class L, class Ctx, class... Covered>
+__device__ typename acc_of<D>::type contribution(const D& d, const L& l, index_t i, const Ctx& c, Covered...) {
+  constexpr bool inside = sizeof...(Covered) > 0;
   if constexpr (std::is_same_v<typename acc_of<D>::type, no_acc>) return no_acc{};
-  else return i < d.s.n ? d.s.e.compute(l.value, i, c) : d.s.ne;
+  else return inside || i < d.s.n ? d.s.e.compute(l.value, i, c) : d.s.ne;
 }
 
 // Every sink's contribution for element i, in one accumulator row.
-template <class... D, class... L, class Ctx>
-__device__ redomap_acc<D...> contributions(const row<D...>& sinks, const row<L...>& loaded, index_t i, const Ctx& c) {
+template <class... D, class... L, class Ctx, class... Covered>
+__device__ redomap_acc<D...> contributions(const row<D...>& sinks, const row<L...>& loaded, index_t i, const Ctx& c,
+                                           Covered... covered) {
   return [&]<std::size_t... K>(std::index_sequence<K...>) {
-    return redomap_acc<D...>{{row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), get<K>(loaded), i, c)}...}};
+    return redomap_acc<D...>{
+        {row_cell<K, typename acc_of<D>::type>{contribution(get<K>(sinks), get<K>(loaded), i, c, covered...)}...}};
   }(std::index_sequence_for<D...>{});
 }
 
@@ -70,11 +74,20 @@ template <class Context, class... D> struct redomap_body {
   Context context;
   row<D...> sinks;
   __device__ element_loads<Context, D...> load(index_t i) const { return load_element(context, sinks, i); }
-  __device__ redomap_acc<D...> compute(const element_loads<Context, D...>& p, index_t i) const {
+  template <int V> __device__ void load_run(index_t i, element_loads<Context, D...> (&out)[V]) const {
+    load_element_run(context, sinks, i, out);
+  }
+  template <int V> __device__ bool runs_fit(index_t begin, index_t end) const {
+    return cuda::runs_fit<V>(sinks, begin, end);
+  }
+  // covered: i is inside every sink (kernels/agent/load_runs.cuh).
+  template <class... Covered>
+  __device__ redomap_acc<D...> compute(const element_loads<Context, D...>& p, index_t i, Covered... covered) const {
     const auto c = context.at(p.context);
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c), ...); }(
-        std::index_sequence_for<D...>{});
-    return contributions(sinks, p.sinks, i, c);
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (cuda::store(get<K>(sinks), i, get<K>(p.sinks), c, covered...), ...);
+    }(std::index_sequence_for<D...>{});
+    return contributions(sinks, p.sinks, i, c, covered...);
   }
 };
 }  // namespace rune::detail::cuda

@@ -1,0 +1,37 @@
+#pragma once
+// Sizes that reach every path of the GPU map and reduce agents (kernels/agent/load_runs.cuh,
+// Note [Striped runs]): empty, shorter than one 16-element run, one run and either side of
+// it, either side of one tile, and several tiles ending in a partial one. The tiles come from
+// the launch policies, so the sizes follow them when they are retuned.
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <rune/config.hpp>
+#include <rune/kernels/tuning/policies.hpp>
+
+namespace rune_test {
+
+inline std::vector<rune::index_t> sizes_around(rune::index_t tile) {
+  return {0, 1, 15, 16, 17, tile - 1, tile, tile + 1, 3 * tile + 5};
+}
+
+// The elements of one tile of rune::reduce(plus{}, T{0}, xs) over an array of T, and of an
+// elementwise pass (map).
+template <class T>
+inline constexpr rune::index_t reduce_tile =
+    rune::index_t{rune::kernels::reduce_policy_sm90::block_threads} * rune::kernels::reduce_policy_sm90::items_for<T>();
+inline constexpr rune::index_t map_tile =
+    rune::index_t{rune::kernels::elementwise_policy_sm90::block_threads} *
+    rune::kernels::elementwise_policy_sm90::items_per_thread;
+
+// n values in [-3, 3] as T: sums and differences of a few thousand are exact in every type
+// (integer sums wrap the same way in any order).
+template <class T> std::vector<T> small_values(rune::index_t n, std::uint64_t seed = 5) {
+  std::mt19937_64 gen(seed + static_cast<std::uint64_t>(n));
+  std::uniform_int_distribution<int> d(-3, 3);
+  std::vector<T> out(static_cast<std::size_t>(n));
+  for (auto& x : out) x = static_cast<T>(d(gen));
+  return out;
+}
+}  // namespace rune_test
