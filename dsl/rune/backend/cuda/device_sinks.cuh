@@ -126,22 +126,20 @@ __device__ void store(const device_sink<scatter_sink<T, EI, EV>>& d, index_t i, 
   if (i < d.s.n) store(d, i, p, c, kernels::covered);
 }
 
-template <class T, class E> __device__ loaded_of<E> load(const device_sink<point_sink<T, E>>& d, index_t i) {
-  loaded_of<E> p;
-  if (i == d.s.at) p.value = d.s.e.load(i);
-  return p;
-}
-// One element of a run at most is the point: element by element.
+// The point is read where it is stored, by the one thread whose element it is: one element
+// of the whole pass, so its read need not be in flight with the tile's. Loading it with the
+// tile instead left every other element's value undefined; in a run of int16 elements ptxas
+// then stored the point's low byte with another element's undefined high byte
+// (tests/backend/cuda/sink_runs.cpp, measured on the H100 with nvcc 13.0).
+template <class T, class E> __device__ nothing_loaded load(const device_sink<point_sink<T, E>>&, index_t) { return {}; }
 template <int V, class T, class E>
-__device__ void load_run(const device_sink<point_sink<T, E>>& d, index_t i, loaded_of<E> (&out)[V]) {
-  for (int v = 0; v < V; ++v) out[v] = cuda::load(d, i + v);
-}
+__device__ void load_run(const device_sink<point_sink<T, E>>&, index_t, nothing_loaded (&)[V]) {}
 template <int V, class T, class E> __device__ bool runs_fit(const device_sink<point_sink<T, E>>&, index_t, index_t) {
   return true;
 }
 template <class T, class E, class Ctx, class... Covered>
-__device__ void store(const device_sink<point_sink<T, E>>& d, index_t i, const loaded_of<E>& p, const Ctx& c, Covered...) {
-  if (i == d.s.at) *d.s.result = d.s.e.compute(p.value, i, c);  // result: device memory here
+__device__ void store(const device_sink<point_sink<T, E>>& d, index_t i, nothing_loaded, const Ctx& c, Covered...) {
+  if (i == d.s.at) *d.s.result = d.s.e(i, c);  // result: device memory here
 }
 
 template <class Op, class T, class EI, class EV>
