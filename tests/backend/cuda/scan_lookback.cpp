@@ -3,6 +3,7 @@
 // operator over many tiles, and segment sizes around the tile size.
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "support/backends.hpp"
@@ -46,20 +47,27 @@ TEST_CASE("single-pass scan: a non-commutative operator over 3000 tiles") {
   }
 }
 
-TEST_CASE("single-pass segmented scan: segment sizes around the tile size, and 1") {
+namespace {
+// Segmented sums of 40 tiles and 3 elements of T against a sequential loop, for each segment size.
+template <class T> void expect_segmented_sums(std::uint64_t seed, std::initializer_list<rune::index_t> segment_sizes) {
   const rune::index_t n = 40 * 2048 + 3;
-  const auto v = rune_test::random_vector<int>(n, -5, 5, 8);
+  const auto v = rune_test::random_vector<T>(n, T(-5), T(5), seed);
   auto xs = rune::to_array(v);
-  for (rune::index_t seg : {rune::index_t{1}, rune::index_t{2047}, rune::index_t{2048}, rune::index_t{2049},
-                            rune::index_t{3 * 2048}, rune::index_t{100003}}) {
-    const auto got = rune::force(rune::segmented_scan(rune::plus{}, 0, seg, xs), rune::on_gpu).to_vector();
-    int acc = 0;
+  for (rune::index_t seg : segment_sizes) {
+    CAPTURE(seg);
+    const auto got = rune::force(rune::segmented_scan(rune::plus{}, T{0}, seg, xs), rune::on_gpu).to_vector();
+    T acc = 0;
     for (rune::index_t i = 0; i < n; ++i) {
       if (i % seg == 0) acc = 0;
       acc += v[i];
       REQUIRE(got[i] == acc);
     }
   }
+}
+}  // namespace
+
+TEST_CASE("single-pass segmented scan: segment sizes around the tile size, and 1") {
+  expect_segmented_sums<int>(8, {1, 2047, 2048, 2049, 3 * 2048, 100003});
 }
 
 TEST_CASE("single-pass scan: 8-byte values in 16-byte packed words (int64, double), 1000 repetitions") {
@@ -83,19 +91,7 @@ TEST_CASE("single-pass scan: 8-byte values in 16-byte packed words (int64, doubl
 }
 
 TEST_CASE("single-pass segmented scan: int64 segments around the tile size (16-byte packed words)") {
-  const rune::index_t n = 40 * 2048 + 3;
-  const auto v = rune_test::random_vector<std::int64_t>(n, -5, 5, 10);
-  auto xs = rune::to_array(v);
-  for (rune::index_t seg : {rune::index_t{1}, rune::index_t{1023}, rune::index_t{1024}, rune::index_t{2049},
-                            rune::index_t{100003}}) {
-    const auto got = rune::force(rune::segmented_scan(rune::plus{}, std::int64_t{0}, seg, xs), rune::on_gpu).to_vector();
-    std::int64_t acc = 0;
-    for (rune::index_t i = 0; i < n; ++i) {
-      if (i % seg == 0) acc = 0;
-      acc += v[i];
-      REQUIRE(got[i] == acc);
-    }
-  }
+  expect_segmented_sums<std::int64_t>(10, {1, 1023, 1024, 2049, 100003});
 }
 
 TEST_CASE("single-pass scan with reductions in g: 300 repetitions over many tiles (last-tile finish)") {
