@@ -26,7 +26,7 @@ template <class A, class AOp, bool Commutative> struct g_reduction {
   AOp op;
   A* partials;     // one per tile, device memory
   unsigned* done;  // tiles finished; zero before the launch, reset by the last tile
-  A* out;          // device memory
+  A* out;          // device-accessible: device memory or a mapped host cell
 };
 
 template <class R, int Threads, int Items> struct tile_reduction_agent {

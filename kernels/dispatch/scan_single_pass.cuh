@@ -5,14 +5,15 @@
 //   g.store(i, g.load(i), f_loaded, scanned)   where f_loaded = f.load(i)
 // f is f.compute(f.load(i), i). The scanned values are never stored unless g stores them.
 //
-// scan_reduce_single_pass<Commutative>(..., g, acc_ne, acc_op, host_out, stream): the same,
-// where g.store returns a contribution and *host_out = acc_op(acc_ne, contributions in index
-// order...), still one launch (tile_reduction.cuh); the copy to host_out is enqueued on
-// `stream` (synchronize before reading). acc_op must commute when Commutative is true.
+// scan_reduce_single_pass<Commutative>(..., g, acc_ne, acc_op, out, stream): the same, where
+// g.store returns a contribution and *out = acc_op(acc_ne, contributions in index order...),
+// still one launch (tile_reduction.cuh). `out` is device-accessible: device memory, or a
+// mapped host cell (runtime/host_cells.hpp). acc_op must commute when Commutative is true.
 #include "../entry/scan_kernel.cuh"
+#include "../entry/store_value_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/occupancy.hpp"
-#include "../runtime/stream_allocator.hpp"
+#include "../runtime/stream_scratch.hpp"
 #include "../runtime/tickets.hpp"
 #include "../runtime/tile_state.hpp"
 #include "../tuning/policies.hpp"
@@ -58,18 +59,17 @@ void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const
 
 template <bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A, class AOp>
 void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
-                             const A& acc_ne, const AOp& acc_op, A* host_out, cudaStream_t stream) {
+                             const A& acc_ne, const AOp& acc_op, A* out, cudaStream_t stream) {
   if (n <= 0) {
-    *host_out = acc_ne;
+    store_value_kernel<<<1, 1, 0, stream>>>(out, acc_ne);
+    RUNE_CUDA_CHECK_LAUNCH("rune::kernels::store_value_kernel");
     return;
   }
   using R = g_reduction<A, AOp, Commutative>;
   const index_t tiles = scan_tiles<Policy, T, F, G, R>(n);
-  // One allocation: the partials (one per tile at most), then the total.
-  auto scratch = device_allocate(static_cast<std::size_t>(tiles + 1) * sizeof(A), stream);
-  A* partials = static_cast<A*>(scratch.get());
-  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, R{acc_ne, acc_op, partials, stream_ticket(stream), partials + tiles},
-                      tiles, stream);
-  RUNE_CUDA_CHECK(cudaMemcpyAsync(host_out, partials + tiles, sizeof(A), cudaMemcpyDeviceToHost, stream));
+  // The partials, one per tile at most.
+  A* partials = static_cast<A*>(stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A)));
+  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, R{acc_ne, acc_op, partials, stream_ticket(stream), out}, tiles,
+                      stream);
 }
 }  // namespace rune::kernels

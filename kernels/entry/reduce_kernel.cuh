@@ -1,7 +1,11 @@
 #pragma once
-// __global__ shell of the single-pass ordered reduction: every block folds its tiles and
-// publishes a partial; the last block to finish (a ticket) folds the partials in block order,
-// writes the result and resets the ticket.
+// __global__ shells of the ordered reduction.
+//  - reduce_kernel, single pass over many blocks: every block folds its tiles and publishes
+//    a partial; the last block to finish (a ticket) folds the partials in block order, writes
+//    the result and resets the ticket.
+//  - reduce_single_block_kernel, for inputs of a few tiles: one block folds them all and
+//    writes the result, with no partials, fence or ticket (reduce_policy_sm90's
+//    single_block_tiles says when).
 #include "../agent/reduce_agent.cuh"
 
 namespace rune::kernels {
@@ -31,5 +35,14 @@ __global__ void __launch_bounds__(Policy::block_threads)
     *out = total;
     *ticket = 0u;  // ready for the next launch on this stream
   }
+}
+
+template <class Policy, bool Commutative, class T, class Op, class F>
+__global__ void __launch_bounds__(Policy::block_threads) reduce_single_block_kernel(index_t n, T ne, Op op, F f, T* out) {
+  using agent = reduce_agent<Policy, T, Op, F, Commutative>;
+  __shared__ typename agent::temp_storage temp;
+  const agent a{temp, op, f, ne, n};
+  const T total = a.fold_tiles(0, (n + agent::tile - 1) / agent::tile);
+  if (threadIdx.x == 0) *out = total;
 }
 }  // namespace rune::kernels

@@ -57,9 +57,11 @@ class tile_state_pool {
     return {words, words + 1, e.values.get(), e.epoch};
   }
 
+  // Never destroyed, as stream_scratch's buffers: the streams their memory was allocated on
+  // may be gone at exit, and the driver reclaims it all.
   static tile_state_pool& instance() {
-    static tile_state_pool pool;
-    return pool;
+    static auto* pool = new tile_state_pool;
+    return *pool;
   }
 
  private:

@@ -44,6 +44,9 @@ struct reduce_policy_sm90 {
   static constexpr int bytes_in_flight = 32;
   static constexpr int max_items_per_thread = 32;
   static constexpr int blocks_per_sm = 8;
+  // Inputs of at most this many tiles run in one block (reduce_single_block_kernel): no
+  // partials, fence or ticket. To be measured on the H100.
+  static constexpr int single_block_tiles = 8;
   template <class Loaded> static constexpr int items_for() {
     const std::size_t bytes = bytes_loaded<Loaded>();
     const int wanted = bytes == 0 ? min_items_per_thread : static_cast<int>(bytes_in_flight / bytes);

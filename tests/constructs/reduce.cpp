@@ -158,10 +158,11 @@ TEST_CASE_TEMPLATE("reduce: argmax returns the first index of the maximum", B, R
 }
 
 // The GPU reduction loads full tiles in 16-byte runs, runs of one element when a leaf is
-// misaligned, and partial tiles element by element (kernels/agent/load_runs.cuh); every
-// size and both alignments must give the sequential sum.
+// misaligned, and partial tiles element by element (kernels/agent/load_runs.cuh), in one
+// block for a few tiles and in many beyond; every size and both alignments must give the
+// sequential sum.
 template <class T, class B> void check_sums_around_tiles() {
-  for (index_t n : sizes_around(reduce_tile<T>)) {
+  for (index_t n : reduce_sizes_around_tiles<T>()) {
     CAPTURE(n);
     const auto xv = small_values<T>(n + 1);
     const auto a = resident_array<B>(xv);

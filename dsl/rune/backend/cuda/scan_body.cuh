@@ -47,7 +47,7 @@ template <class T, class C, class P, class E> struct filter_g {
   P p;
   E e;
   T* out;    // capacity n
-  C* count;  // device memory: the number kept
+  C* count;  // device-accessible (a mapped host cell): the number kept
   index_t n;
   using loaded = nothing_loaded;
   __device__ nothing_loaded load(index_t) const { return {}; }
