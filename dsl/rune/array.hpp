@@ -56,6 +56,26 @@ template <class T> class array {
   using value_type = T;
 
   array() = default;
+  array(const array&) = default;
+  array& operator=(const array&) = default;
+  // A moved-from array is empty, as a moved-from std::vector is: its elements went with the
+  // move. (Member-wise, it kept its pointer and length to memory it no longer owned: a scatter
+  // into it wrote to freed memory.)
+  array(array&& o) noexcept
+      : owner_(std::move(o.owner_)), data_(o.data_), n_(o.n_), where_(o.where_), id_(o.id_) {
+    o.become_empty();
+  }
+  array& operator=(array&& o) noexcept {
+    if (this != &o) {
+      owner_ = std::move(o.owner_);
+      data_ = o.data_;
+      n_ = o.n_;
+      where_ = o.where_;
+      id_ = o.id_;
+      o.become_empty();
+    }
+    return *this;
+  }
 
   index_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
@@ -81,6 +101,14 @@ template <class T> class array {
 
  private:
   friend struct detail::array_access<T>;
+  // As default-constructed.
+  void become_empty() {
+    owner_.reset();
+    data_ = nullptr;
+    n_ = 0;
+    where_ = location::host;
+    id_ = 0;
+  }
   array(std::shared_ptr<void> owner, T* data, index_t n, location where)
       : owner_(std::move(owner)), data_(data), n_(n), where_(where), id_(detail::fresh_node_id()) {}
 

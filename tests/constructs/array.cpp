@@ -114,6 +114,21 @@ TEST_CASE_TEMPLATE("array: a forced result can be viewed by the next pipeline", 
   CHECK(rune::force(window, B{}).to_vector() == std::vector<int>{1, 3, 6, 9, 12, 15});
 }
 
+TEST_CASE("array: a moved-from array is empty, as a default-constructed one; copies keep their elements") {
+  rune::array<int> a = rune::to_array(std::vector<int>{1, 2, 3});
+  const rune::array<int> copy = a;
+  rune::array<int> b = std::move(a);
+  CHECK(a.empty());
+  CHECK(a.data() == nullptr);
+  CHECK(a.to_vector().empty());
+  CHECK(b.to_vector() == std::vector<int>{1, 2, 3});
+  rune::array<int> c;
+  c = std::move(b);
+  CHECK(b.empty());
+  CHECK(c.to_vector() == std::vector<int>{1, 2, 3});
+  CHECK(copy.to_vector() == std::vector<int>{1, 2, 3});
+}
+
 TEST_CASE("array: view over a contiguous container wraps it without copying") {
   std::vector<int> v{1, 2, 3, 4};
   auto a = rune::view(v);

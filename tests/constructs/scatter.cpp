@@ -125,6 +125,23 @@ TEST_CASE_TEMPLATE("scatter: a moved-in dest is updated in place, and only once"
   RUNE_CHECK_USAGE_ERROR(rune::force(e, B{}), "rune::scatter");
 }
 
+TEST_CASE_TEMPLATE("scatter: the array a dest was moved out of is empty, so a second scatter into it writes nothing", B,
+                   RUNE_TEST_BACKENDS) {
+  rune::array<int> dest = resident_array<B>(std::vector<int>(1000, 7));
+  const auto is = resident_array<B>(std::vector<int>{0, 5, 999});
+  const auto vs = resident_array<B>(std::vector<int>{1, 2, 3});
+  {
+    auto first = rune::scatter(std::move(dest), is, vs);
+    CHECK(dest.empty());
+    CHECK(dest.data() == nullptr);
+    (void)first;
+  }  // the moved-in storage is freed with the expression
+  // Before moved-from arrays were emptied, this scatter wrote into the freed storage.
+  auto second = rune::force(rune::scatter(std::move(dest), is, vs), B{});
+  CHECK(second.size() == 0);
+  CHECK(rune::force(rune::reduce(rune::plus{}, 0, dest), B{}) == 0);
+}
+
 TEST_CASE_TEMPLATE("scatter: a moved-in dest that another handle shares is copied", B, RUNE_TEST_BACKENDS) {
   rune::array<int> dest = rune::to_array(std::vector<int>{1, 2, 3});
   const rune::array<int> other = dest;
