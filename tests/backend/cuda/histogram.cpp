@@ -6,6 +6,7 @@
 // elements than bins; 10^7 and 10^8 bins; race factors 1 and 63; two fused histograms and a
 // stored map in one pass (the map written exactly once when S > 1).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,18 @@ const kn::hist_override paths[] = {
     {where::global, 64, 1},
     {where::global, 200, 2},   // more copies than one combine thread folds: grouped, atomic combine
 };
+// The slowest checks run as one test case per path (TEST_CASE_TEMPLATE over path_number):
+// scripts/gpu-racecheck deals test cases to parallel shards, and one case running all nine
+// paths took over nine minutes under racecheck on the H100, past a device call's ten.
+template <int P> struct path_number {
+  static constexpr int value = P;
+};
+#define RUNE_HIST_PATH_NUMBERS                                                                                    \
+  path_number<0>, path_number<1>, path_number<2>, path_number<3>, path_number<4>, path_number<5>, path_number<6>, \
+      path_number<7>, path_number<8>
+static_assert(std::size(paths) == 9, "RUNE_HIST_PATH_NUMBERS names every path");
+template <class P> std::span<const kn::hist_override> only_path() { return {&paths[P::value], 1}; }
+
 std::string name_of(const kn::hist_override& o) {
   const char* w = o.where == where::model ? "model" : o.where == where::shared ? "shared" : "global";
   return std::string(w) + " M=" + std::to_string(o.M) + " S=" + std::to_string(o.S);
@@ -90,19 +103,22 @@ constexpr index_t small_sizes[] = {0, 1, 2, 31, 1000, 4099, 100003};
 
 // One test case per bin count, so that the parallel shards of scripts/gpu-racecheck split
 // their minutes under racecheck.
-void check_int_counts(index_t h) {
+void check_int_counts(index_t h, std::span<const kn::hist_override> which = paths) {
   for (index_t n : small_sizes) {
     CAPTURE(n);
     CAPTURE(h);
     const auto is = random_vector<std::int32_t>(n, -static_cast<std::int32_t>(h / 10 + 2), static_cast<std::int32_t>(h + h / 10 + 1));
-    same_on_every_path<int>(rune::plus{}, 0, h, is, std::vector<int>(is.size(), 1));
+    same_on_every_path<int>(rune::plus{}, 0, h, is, std::vector<int>(is.size(), 1), which);
   }
 }
 }  // namespace
 
 TEST_CASE("cuda histogram paths: int counts, indices outside the bins ignored; 1 bin") { check_int_counts(1); }
 TEST_CASE("cuda histogram paths: int counts, indices outside the bins ignored; 31 bins") { check_int_counts(31); }
-TEST_CASE("cuda histogram paths: int counts, indices outside the bins ignored; 4099 bins") { check_int_counts(4099); }
+TEST_CASE_TEMPLATE("cuda histogram paths: int counts, indices outside the bins ignored; 4099 bins, one path", P,
+                   RUNE_HIST_PATH_NUMBERS) {
+  check_int_counts(4099, only_path<P>());
+}
 
 TEST_CASE("cuda histogram paths: float sums within a tolerance, int64 min and max") {
   const index_t n = 100003, h = 1000;
@@ -122,16 +138,19 @@ TEST_CASE("cuda histogram paths: float sums within a tolerance, int64 min and ma
   same_on_every_path<std::int64_t>(rune::max{}, INT64_MIN, h, is, ls);
 }
 
-TEST_CASE("cuda histogram paths: CAS, 24-bit saturated add and 8/16-bit bins through the 32-bit word") {
+TEST_CASE_TEMPLATE("cuda histogram paths: CAS, 24-bit saturated add and 8/16-bit bins through the 32-bit word, one path", P,
+                   RUNE_HIST_PATH_NUMBERS) {
+  const auto which = only_path<P>();
   for (index_t h : {index_t{5}, index_t{127}, index_t{4099}}) {
     CAPTURE(h);
     const index_t n = 100003;
     const auto is = random_vector<std::int32_t>(n, -2, static_cast<std::int32_t>(h + 1));
-    same_on_every_path<int>(saturated24{}, 0, h, is, random_vector<int>(n, 0, 1 << 12));
+    same_on_every_path<int>(saturated24{}, 0, h, is, random_vector<int>(n, 0, 1 << 12), which);
     // Odd bin counts: the last bin's 32-bit word reaches past the array (padded allocations).
-    same_on_every_path<std::int8_t>(rune::plus{}, std::int8_t{0}, h, is, random_vector<std::int8_t>(n, -3, 3));
-    same_on_every_path<std::int16_t>(rune::plus{}, std::int16_t{0}, h, is, random_vector<std::int16_t>(n, -50, 50));
-    same_on_every_path<std::uint8_t>(rune::max{}, std::uint8_t{0}, h, is, random_vector<std::uint8_t>(n, 0, 255));
+    same_on_every_path<std::int8_t>(rune::plus{}, std::int8_t{0}, h, is, random_vector<std::int8_t>(n, -3, 3), which);
+    same_on_every_path<std::int16_t>(rune::plus{}, std::int16_t{0}, h, is, random_vector<std::int16_t>(n, -50, 50),
+                                     which);
+    same_on_every_path<std::uint8_t>(rune::max{}, std::uint8_t{0}, h, is, random_vector<std::uint8_t>(n, 0, 255), which);
   }
 }
 
@@ -197,7 +216,9 @@ TEST_CASE("cuda histogram paths: far fewer elements than bins; 10^7 and 10^8 bin
   }
 }
 
-TEST_CASE("cuda histogram paths: race factors 1 and 63 (bin = (x % max(1, H/RF)) * RF)") {
+TEST_CASE_TEMPLATE("cuda histogram paths: race factors 1 and 63 (bin = (x % max(1, H/RF)) * RF), one path", P,
+                   RUNE_HIST_PATH_NUMBERS) {
+  const auto which = only_path<P>();
   const index_t n = 2'000'000;
   const auto xs = random_vector<std::int32_t>(n, 0, INT32_MAX, 5);
   for (index_t h : {index_t{31}, index_t{505}, index_t{12288}, index_t{196608}})
@@ -207,8 +228,8 @@ TEST_CASE("cuda histogram paths: race factors 1 and 63 (bin = (x % max(1, H/RF))
       const index_t distinct = std::max<index_t>(1, h / rf);
       std::vector<std::int64_t> is(xs.size());
       for (std::size_t i = 0; i < xs.size(); ++i) is[i] = (xs[i] % distinct) * rf;
-      same_on_every_path<int>(rune::plus{}, 0, h, is, std::vector<int>(is.size(), 1));
-      same_on_every_path<int>(saturated24{}, 0, h, is, std::vector<int>(is.size(), 3));
+      same_on_every_path<int>(rune::plus{}, 0, h, is, std::vector<int>(is.size(), 1), which);
+      same_on_every_path<int>(saturated24{}, 0, h, is, std::vector<int>(is.size(), 3), which);
     }
 }
 
