@@ -120,15 +120,12 @@ class backend {
     const scan_f<T, F> f_dev{f.f};
     const scan_g<T, reduces, device_sink<S>...> g_dev{sinks};
     if constexpr (reduces) {
-      const auto ne = neutral_acc(sinks);
-      const kernels::host_cell total_cell(sizeof(ne), stream_);
       constexpr bool commutative = (reduction_commutes<S> && ...);
-      kernels::scan_reduce_single_pass<commutative>(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev, ne,
-                                                    redomap_op<device_sink<S>...>{sinks},
-                                                    total_cell.device_pointer<std::remove_const_t<decltype(ne)>>(), stream_);
-      synchronize();
-      read_points();
-      store_reductions(f.sinks, read_total(total_cell, ne));
+      store_reductions(f.sinks, reduce_to_host(neutral_acc(sinks), [&](const auto& ne, auto* out) {
+                         kernels::scan_reduce_single_pass<commutative>(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev,
+                                                                       ne, redomap_op<device_sink<S>...>{sinks}, out,
+                                                                       stream_);
+                       }));
     } else {
       kernels::scan_single_pass(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
       finish_points();
@@ -157,15 +154,12 @@ class backend {
     auto sinks = to_device(host_sinks);
     constexpr bool reduces = (is_reduction<S> || ...);
     if constexpr (reduces) {
-      const auto ne = neutral_acc(sinks);
       constexpr bool commutative = (reduction_commutes<S> && ...);
-      const kernels::host_cell total_cell(sizeof(ne), stream_);
-      kernels::reduce_indexed<commutative>(n, ne, redomap_op<device_sink<S>...>{sinks},
-                                           redomap_body<no_context, device_sink<S>...>{no_context{}, sinks},
-                                           total_cell.device_pointer<std::remove_const_t<decltype(ne)>>(), stream_);
-      synchronize();
-      read_points();
-      store_reductions(host_sinks, read_total(total_cell, ne));
+      store_reductions(host_sinks, reduce_to_host(neutral_acc(sinks), [&](const auto& ne, auto* out) {
+                         kernels::reduce_indexed<commutative>(n, ne, redomap_op<device_sink<S>...>{sinks},
+                                                              redomap_body<no_context, device_sink<S>...>{no_context{}, sinks},
+                                                              out, stream_);
+                       }));
     } else {
       kernels::for_each_index(n, apply_all<no_context, device_sink<S>...>{no_context{}, sinks}, stream_);
       finish_points();
@@ -208,9 +202,14 @@ class backend {
     return {d};
   }
 
-  // A reduction's total from its cell, after synchronizing: of the neutral element's type,
-  // which need not be default-constructible.
-  template <class A> static A read_total(const kernels::host_cell& cell, const A& ne) {
+  // launch(ne, out) enqueues a reduction writing its total to out, a host cell; then the
+  // stream synchronizes once for the total and the pass's points. The total starts as a copy
+  // of ne: the accumulator need not be default-constructible.
+  template <class A, class Launch> A reduce_to_host(const A& ne, const Launch& launch) {
+    const kernels::host_cell cell(sizeof(A), stream_);
+    launch(ne, cell.device_pointer<A>());
+    synchronize();
+    read_points();
     A total = ne;
     cell.read(total);
     return total;

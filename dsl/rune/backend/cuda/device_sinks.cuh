@@ -139,7 +139,7 @@ template <int V, class T, class E> __device__ bool runs_fit(const device_sink<po
 }
 template <class T, class E, class Ctx, class... Covered>
 __device__ void store(const device_sink<point_sink<T, E>>& d, index_t i, nothing_loaded, const Ctx& c, Covered...) {
-  if (i == d.s.at) *d.s.result = d.s.e(i, c);  // result: device memory here
+  if (i == d.s.at) *d.s.result = d.s.e(i, c);  // result: a host cell here (backend.cuh)
 }
 
 template <class Op, class T, class EI, class EV>
