@@ -29,9 +29,9 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
       resident_blocks(reduce_kernel<Policy, Commutative, T, Op, F>, Policy::block_threads, Policy::blocks_per_sm);
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t grid = (tiles + tiles_per_block - 1) / tiles_per_block;
-  T* partials = static_cast<T*>(stream_scratch(stream, static_cast<std::size_t>(grid) * sizeof(T)));
+  const auto partials = stream_scratch(stream, static_cast<std::size_t>(grid) * sizeof(T));
   reduce_kernel<Policy, Commutative><<<static_cast<int>(grid), Policy::block_threads, 0, stream>>>(
-      n, ne, op, f, tiles_per_block, partials, stream_ticket(stream), out);
+      n, ne, op, f, tiles_per_block, static_cast<T*>(partials.get()), stream_ticket(stream), out);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_kernel");
 }
 }  // namespace rune::kernels

@@ -26,8 +26,9 @@ void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, con
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   // At least 8 bytes a value: packed tile words are 8 or 16 bytes, one per tile.
   const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
-  const tile_state_lease st =
+  const held_tile_state held =
       tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
+  const tile_state_lease& st = held.lease;
   // Persistent: as many blocks as are resident at once (scan_agent.cuh, Note [Persistent scan blocks]).
   const index_t resident =
       resident_blocks(scan_kernel<Policy, Segmented, T, Op, F, G, R>, Policy::block_threads, Policy::blocks_per_sm);
@@ -68,8 +69,8 @@ void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne
   using R = g_reduction<A, AOp, Commutative>;
   const index_t tiles = scan_tiles<Policy, T, F, G, R>(n);
   // The partials, one per tile at most.
-  A* partials = static_cast<A*>(stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A)));
-  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, R{acc_ne, acc_op, partials, stream_ticket(stream), out}, tiles,
-                      stream);
+  const auto partials = stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A));
+  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g,
+                      R{acc_ne, acc_op, static_cast<A*>(partials.get()), stream_ticket(stream), out}, tiles, stream);
 }
 }  // namespace rune::kernels

@@ -16,8 +16,10 @@
 
 namespace rune::kernels {
 
-// At least `bytes` of device memory for the next launch on `stream`.
-inline void* stream_scratch(cudaStream_t stream, std::size_t bytes) {
+// At least `bytes` of device memory for the next launch on `stream`. Hold the pointer until
+// that launch is enqueued: another host thread on the same stream may regrow the buffer in
+// between, and the old one is freed in stream order only once no holder is left.
+inline std::shared_ptr<void> stream_scratch(cudaStream_t stream, std::size_t bytes) {
   struct buffer {
     std::size_t bytes = 0;
     std::shared_ptr<void> memory;
@@ -35,6 +37,6 @@ inline void* stream_scratch(cudaStream_t stream, std::size_t bytes) {
     b.memory = device_allocate(grown, stream);
     b.bytes = grown;
   }
-  return b.memory.get();
+  return b.memory;
 }
 }  // namespace rune::kernels

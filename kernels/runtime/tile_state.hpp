@@ -31,12 +31,19 @@ struct tile_state_lease {
   unsigned epoch;
 };
 
+// A lease with the memory it points into, held until its launch is enqueued (another host
+// thread on the same stream may regrow the pool's buffers in between; stream_scratch.hpp).
+struct held_tile_state {
+  tile_state_lease lease;  // the kernel's parameter
+  std::shared_ptr<void> words, values;
+};
+
 class tile_state_pool {
  public:
   // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `layout`
   // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
   // one word of that many bytes, scan_agent.cuh).
-  tile_state_lease lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
+  held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
     std::lock_guard<std::mutex> lock(mutex_);
     int dev = 0;
     RUNE_CUDA_CHECK(cudaGetDevice(&dev));
@@ -54,7 +61,7 @@ class tile_state_pool {
     }
     ++e.epoch;
     unsigned* words = static_cast<unsigned*>(e.words.get());
-    return {words, words + 1, e.values.get(), e.epoch};
+    return {{words, words + 1, e.values.get(), e.epoch}, e.words, e.values};
   }
 
   // Never destroyed, as stream_scratch's buffers: the streams their memory was allocated on
