@@ -45,6 +45,25 @@ template <class Op, class T> struct seg_op {
 
 enum : unsigned { tile_aggregate = 1u, tile_prefix = 2u };
 
+// Note [Segment start steps]
+// Which of a thread's consecutive items start a segment, in 32-bit steps: `to_start` is the
+// distance to the next start and `period` is seg - 1, both clamped to 2^30 (a thread's items
+// are far fewer, so a clamped distance never reaches 0 among them). next() says whether the
+// current item starts a segment and moves to the following one.
+struct segment_steps {
+  static constexpr index_t clamp = index_t(1) << 30;
+  unsigned to_start = 1u << 30, period = 1u << 30;  // default: no start within reach
+  __device__ static segment_steps at(index_t first, index_t seg) {
+    const index_t r = first % seg, d = r == 0 ? 0 : seg - r;
+    return {static_cast<unsigned>(d < clamp ? d : clamp), static_cast<unsigned>(seg - 1 < clamp ? seg - 1 : clamp)};
+  }
+  __device__ bool next() {
+    const bool start = to_start == 0;
+    to_start = start ? period : to_start - 1;
+    return start;
+  }
+};
+
 template <class R> struct reduction_value {
   using type = typename R::value_type;
 };
@@ -72,7 +91,7 @@ template <class T, class R> constexpr std::size_t exchanged_bytes() {
 // eligible instruction 55% of cycles, CUB's 13%).
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R = no_reduction> struct scan_agent {
   static constexpr int threads = Policy::block_threads;
-  static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>()>();
+  static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>(), Segmented>();
   // Note [Packed tile words]
   // A value of up to 8 bytes travels with its status in one word: 8 bytes (value | epoch,
   // start bit, flag) for values of up to 4 bytes, written by one atomic exchange and read by
@@ -260,22 +279,17 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     block_exchange(temp.exchange).StripedToBlocked(x);
     __syncthreads();  // the exchange storage is the scan's too
 
-    // Segment starts: one 64-bit remainder per thread, then small steps (the thesis, section 6).
-    bool start[items];
-    if constexpr (Segmented) {
-      index_t r = first % seg;
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        start[k] = r == 0;
-        if (++r == seg) r = 0;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k) start[k] = false;
-    }
+    // Segment starts: one 64-bit remainder per thread, then small steps (the thesis, section
+    // 6), taken again by each loop over the items rather than kept as a flag per item: 16
+    // flags held across the look-back made the segmented int32 kernel spill (Note [Segment
+    // start steps]).
+    const segment_steps starts_from = Segmented ? segment_steps::at(first, seg) : segment_steps{};
     pair fold = identity();
+    {
+      segment_steps starts = starts_from;
 #pragma unroll
-    for (int k = 0; k < items; ++k) fold = sop(fold, pair{x[k], start[k]});
+      for (int k = 0; k < items; ++k) fold = sop(fold, pair{x[k], Segmented && starts.next()});
+    }
 
     pair thread_prefix = identity(), tile_total = identity();
     if constexpr (Segmented) {
@@ -305,10 +319,12 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     for (int k = 0; k < items; ++k)
       if (exists(k)) lg[k] = g.load(striped(k));
     pair running = sop(temp.prefix, thread_prefix);
+    segment_steps starts = starts_from;
 #pragma unroll
     for (int k = 0; k < items; ++k) {  // x[k] becomes the scanned value of blocked item k
-      const T before = start[k] ? ne : running.v;
-      running = sop(running, pair{x[k], start[k]});
+      const bool start = Segmented && starts.next();
+      const T before = start ? ne : running.v;
+      running = sop(running, pair{x[k], start});
       x[k] = exclusive ? before : running.v;
     }
     __syncthreads();  // the scan storage becomes the exchange's again

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "bytes_loaded.hpp"
+
 namespace rune::kernels {
 
 // Elementwise passes (map with accumulators, histogram updates through global atomics).
@@ -14,13 +16,6 @@ struct elementwise_policy_sm90 {
   static constexpr int blocks_per_sm = 8;      // persistent grid: SMs x this
 };
 
-// Bytes one element's loads keep in registers: none for an empty type (sizeof says 1). A
-// loaded type that wraps its reads with bookkeeping says how many bytes are reads
-// (`payload_bytes`), so that padding and empty members do not count.
-template <class L> constexpr std::size_t bytes_loaded() {
-  if constexpr (requires { L::payload_bytes; }) return L::payload_bytes;
-  else return std::is_empty_v<L> ? 0 : sizeof(L);
-}
 
 // Elements per vector load in the map and reduce agents (agent/load_runs.cuh): the largest
 // power of two V with V x bytes_loaded <= 16 (the widest load instruction) that divides the
@@ -61,16 +56,22 @@ struct reduce_policy_sm90 {
 // over what one element costs: the largest of the scanned value, the bytes f loads and the
 // bytes g loads for it (the thesis' model counts every array a fused body reads, not just the
 // scanned one). f's and g's loads are not in flight together: g loads after the look-back.
-// Measured on the H100 (bench/results/2026-11-22-h100-scan.md): 64 bytes beat 32 and 96 for
-// int32 sums; a heavier g wants fewer items. Capped so the tile's transpose of its largest
-// exchanged type (the scanned value, or a reduction's contribution) fits max_tile_bytes.
+// Capped so the tile's transpose of its largest exchanged type (the scanned value, or a
+// reduction's contribution) fits max_tile_bytes.
 //
-// Block size and occupancy, measured on the H100 at 1e8 with the persistent grid (ms; int32
-// scan / int64 scan / filter / scan + min + last / segmented, seg 1000):
+// Two rows, by the width of the scanned value. Values of up to 4 bytes: 8 blocks of 128
+// threads per SM (64 registers) and 80 bytes per thread. Wider values (int64, double,
+// structs): 3 blocks per SM, so that 168 registers hold a tile of 32 eight-byte items. Swept
+// on the H100 with a plain scan, 1e8 elements, same process as CUB's InclusiveSum (ms,
+// threads/blocks per SM/items; bench/results/2026-11-22-h100-scan-policy-sweep.csv):
+//   int32: 128/8/16 0.308, 128/8/20 0.293 <- chosen, 128/6/24 0.302, 128/4/48 0.295; CUB 0.341
+//   int64: 128/8/8 0.767, 128/4/24 0.686, 128/3/32 0.658 <- chosen, 96/4/32 0.659,
+//          128/4/32 0.818 (spills at 128 registers); CUB 0.603
+// Block size and occupancy, measured earlier on the H100 at 1e8 with the persistent grid (ms;
+// int32 scan / int64 scan / filter / scan + min + last / segmented, seg 1000):
 //   256 threads, 4 blocks/SM: 0.363 / 0.894 / 0.393 / 0.410 / 0.389
 //   256 threads, 2 blocks/SM: 0.426 / 0.933 / 0.514 / 0.473 / 0.466
 //   128 threads, 8 blocks/SM: 0.361 / 0.850 / 0.377 / 0.428 / 0.339   <- chosen
-//   128 threads, 6 blocks/SM: 0.379 / 0.857 / 0.405 / 0.439 / 0.351
 //   512 threads, 2 blocks/SM: 0.466 / 0.963 / 0.459 / 0.453 / 0.541
 // Smaller blocks idle fewer warps at the barrier that waits for the look-back.
 // Tried and dropped (H100, 1e8, same process as the unchanged kernel, ms before -> after):
@@ -80,16 +81,25 @@ struct reduce_policy_sm90 {
 // tile later, so every successor's look-back waits longer; the extra registers also spill.
 struct scan_policy_sm90 {
   static constexpr int block_threads = 128;
-  static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
-  static constexpr int blocks_per_sm = 16;     // the persistent grid's cap
-  static constexpr int bytes_per_thread = 64;  // 48: 0.410 ms, 96: 0.358 ms but seg 0.404 ms
+  static constexpr int blocks_per_sm = 16;  // the persistent grid's cap
   static constexpr int max_items = 32;
   static constexpr int max_tile_bytes = 32 * 1024;
-  template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T)> static constexpr int items_for() {
+  static constexpr std::size_t widest_narrow_value = 4;
+  static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
+  static constexpr int bytes_per_thread = 80;
+  static constexpr int segmented_bytes_per_thread = 64;  // its start flags and pairs take registers
+  static constexpr int wide_min_blocks_per_sm = 3;
+  static constexpr int wide_bytes_per_thread = 256;
+  template <class T> static constexpr bool wide = sizeof(T) > widest_narrow_value;
+  // __launch_bounds__' second argument for a scan of T.
+  template <class T> static constexpr int min_blocks_for() { return wide<T> ? wide_min_blocks_per_sm : min_blocks_per_sm; }
+  template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T), bool Segmented = false>
+  static constexpr int items_for() {
     const std::size_t f_loads = bytes_loaded<typename F::loaded>(), g_loads = bytes_loaded<typename G::loaded>();
     const std::size_t loads = f_loads > g_loads ? f_loads : g_loads;
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
-    int items = static_cast<int>(bytes_per_thread / per_item);
+    const int budget = wide<T> ? wide_bytes_per_thread : Segmented ? segmented_bytes_per_thread : bytes_per_thread;
+    int items = static_cast<int>(budget / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
     if (items > max_items) items = max_items;
     if (items > fit) items = fit;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include <rune/detail/row.hpp>
 #include <rune/kernels/tuning/policies.hpp>
 
 namespace kn = rune::kernels;
@@ -15,6 +16,12 @@ struct wrapped_int8 {  // a loaded type with bookkeeping around one byte of read
   std::int8_t read;
 };
 struct nothing {};
+template <class T> struct loads {  // an f or g of the scan kernel, as the policy sees it
+  using loaded = T;
+};
+struct affine24 {  // a 24-byte scanned struct (LSSP's tuples are this wide)
+  std::int64_t a, b, c;
+};
 }  // namespace
 
 TEST_CASE("reduce policy: at least 32 bytes of loads in flight per thread, 8 to 32 items") {
@@ -42,4 +49,31 @@ TEST_CASE("vector loads: the largest power of two elements in 16 bytes that divi
   CHECK(kn::elements_per_vector_load<char[16]>(8) == 1);  // one element fills a vector already
   CHECK(kn::elements_per_vector_load<nothing>(8) == 1);   // nothing to load
   CHECK(kn::elements_per_vector_load<std::int8_t>(7) == 1);
+}
+
+TEST_CASE("scan policy: 20 items for 4-byte values, 32 for 8-byte ones on 3 blocks per SM, 16 when segmented") {
+  using P = kn::scan_policy_sm90;
+  using i32 = std::int32_t;
+  using i64 = std::int64_t;
+  CHECK(P::items_for<i32, loads<i32>, loads<nothing>>() == 20);
+  CHECK(P::items_for<i32, loads<i32>, loads<nothing>, sizeof(i32), true>() == 16);
+  CHECK(P::items_for<i64, loads<i64>, loads<nothing>>() == 32);
+  CHECK(P::items_for<double, loads<double>, loads<nothing>, sizeof(double), true>() == 32);  // wide: one row
+  CHECK(P::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 32);           // max_items
+  CHECK(P::items_for<affine24, loads<affine24>, loads<nothing>>() == 10);  // 256 / 24, and the 32 KB tile
+  // The widest of f's loads, g's loads and the value sets the cost of an item.
+  CHECK(P::items_for<i32, loads<i32>, loads<i64>>() == 10);
+  // A 4-byte value costs 4 bytes an item, however little f reads.
+  CHECK(P::items_for<i32, loads<std::int8_t>, loads<nothing>>() == 20);
+  CHECK(P::min_blocks_for<i32>() == 8);
+  CHECK(P::min_blocks_for<i64>() == 3);
+  CHECK(P::min_blocks_for<affine24>() == 3);
+}
+
+TEST_CASE("rows of loaded values count the bytes their members read, not sizeof") {
+  using rune::detail::row;
+  CHECK(kn::bytes_loaded<row<std::int32_t, nothing>>() == 4);  // sizeof is 8
+  CHECK(kn::bytes_loaded<row<row<std::int32_t, nothing>, std::int32_t>>() == 8);
+  CHECK(kn::bytes_loaded<row<nothing, nothing>>() == 0);
+  CHECK(kn::bytes_loaded<row<wrapped_int8, std::int16_t>>() == 3);
 }

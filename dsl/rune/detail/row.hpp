@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "../config.hpp"
+#include "../kernels/tuning/bytes_loaded.hpp"
 
 namespace rune::detail {
 
@@ -22,6 +23,8 @@ template <std::size_t... I, class... Ts> struct row_base<std::index_sequence<I..
 
 template <class... Ts> struct row : row_base<std::index_sequence_for<Ts...>, Ts...> {
   static constexpr std::size_t size = sizeof...(Ts);
+  // As a row of loaded values: the bytes its members read (kernels/tuning/bytes_loaded.hpp).
+  static constexpr std::size_t payload_bytes = (std::size_t{0} + ... + kernels::bytes_loaded<Ts>());
 };
 
 template <std::size_t I, class T> RUNE_HD constexpr T& get(row_cell<I, T>& c) { return c.value; }
