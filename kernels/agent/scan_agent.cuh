@@ -256,12 +256,32 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   }
 
   // Every tile but the last is full: its items need no bounds checks.
+  //
+  // Note [Tiles without a segment start]
+  // A segmented scan's tile that holds no segment start (every tile but one per segment, when
+  // segments are longer than a tile) is scanned as an unsegmented one: no start flags, no
+  // selects, values alone through the block scan. Only its look-back still reads flags, in its
+  // predecessors' words. Whether a tile holds a start is arithmetic on its first index.
   __device__ void scan_tile(unsigned tile, carried_t& carried) {
-    if (index_t(tile + 1) * tile_items <= n) scan_tile<true>(tile, carried);
-    else scan_tile<false>(tile, carried);
+    const bool full = index_t(tile + 1) * tile_items <= n;
+    if constexpr (Segmented) {
+      if (holds_segment_start(tile)) {
+        if (full) scan_tile<true, true>(tile, carried);
+        else scan_tile<false, true>(tile, carried);
+        return;
+      }
+    }
+    if (full) scan_tile<true, false>(tile, carried);
+    else scan_tile<false, false>(tile, carried);
   }
 
-  template <bool Full> __device__ void scan_tile(unsigned tile, carried_t& carried) {
+  __device__ bool holds_segment_start(unsigned tile) const {
+    const index_t base = index_t(tile) * tile_items, r = base % seg;
+    return r == 0 || seg - r < tile_items;
+  }
+
+  // Starts: whether the tile may hold a segment start (Note [Tiles without a segment start]).
+  template <bool Full, bool Starts> __device__ void scan_tile(unsigned tile, carried_t& carried) {
     const index_t base = index_t(tile) * tile_items;
     const index_t first = base + index_t(threadIdx.x) * items;  // my first item once blocked
     auto striped = [&](int k) { return base + index_t(k) * threads + threadIdx.x; };
@@ -283,16 +303,16 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     // 6), taken again by each loop over the items rather than kept as a flag per item: 16
     // flags held across the look-back made the segmented int32 kernel spill (Note [Segment
     // start steps]).
-    const segment_steps starts_from = Segmented ? segment_steps::at(first, seg) : segment_steps{};
+    const segment_steps starts_from = Starts ? segment_steps::at(first, seg) : segment_steps{};
     pair fold = identity();
     {
       segment_steps starts = starts_from;
 #pragma unroll
-      for (int k = 0; k < items; ++k) fold = sop(fold, pair{x[k], Segmented && starts.next()});
+      for (int k = 0; k < items; ++k) fold = sop(fold, pair{x[k], Starts && starts.next()});
     }
 
     pair thread_prefix = identity(), tile_total = identity();
-    if constexpr (Segmented) {
+    if constexpr (Starts) {
       block_scan(temp.scan).ExclusiveScan(fold, thread_prefix, identity(), sop, tile_total);
     } else {
       value_scan(temp.value_scan).ExclusiveScan(fold.v, thread_prefix.v, ne, sop.op, tile_total.v);
@@ -322,7 +342,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     segment_steps starts = starts_from;
 #pragma unroll
     for (int k = 0; k < items; ++k) {  // x[k] becomes the scanned value of blocked item k
-      const bool start = Segmented && starts.next();
+      const bool start = Starts && starts.next();
       const T before = start ? ne : running.v;
       running = sop(running, pair{x[k], start});
       x[k] = exclusive ? before : running.v;
