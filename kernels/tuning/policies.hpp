@@ -16,7 +16,6 @@ struct elementwise_policy_sm90 {
   static constexpr int blocks_per_sm = 8;      // persistent grid: SMs x this
 };
 
-
 // Elements per vector load in the map and reduce agents (agent/load_runs.cuh): the largest
 // power of two V with V x bytes_loaded <= 16 (the widest load instruction) that divides the
 // items per thread; 1 (one load per element) when the element loads nothing or over 8 bytes.
@@ -72,6 +71,7 @@ struct reduce_policy_sm90 {
 //   256 threads, 4 blocks/SM: 0.363 / 0.894 / 0.393 / 0.410 / 0.389
 //   256 threads, 2 blocks/SM: 0.426 / 0.933 / 0.514 / 0.473 / 0.466
 //   128 threads, 8 blocks/SM: 0.361 / 0.850 / 0.377 / 0.428 / 0.339   <- chosen
+//   128 threads, 6 blocks/SM: 0.379 / 0.857 / 0.405 / 0.439 / 0.351
 //   512 threads, 2 blocks/SM: 0.466 / 0.963 / 0.459 / 0.453 / 0.541
 // Smaller blocks idle fewer warps at the barrier that waits for the look-back.
 // Tried and dropped (H100, 1e8, same process as the unchanged kernel, ms before -> after):
@@ -87,7 +87,10 @@ struct scan_policy_sm90 {
   static constexpr std::size_t widest_narrow_value = 4;
   static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
   static constexpr int bytes_per_thread = 80;
-  static constexpr int segmented_bytes_per_thread = 64;  // its start flags and pairs take registers
+  // A segmented scan's (value, start) pairs take registers: at 64 per thread, 20 int32 items
+  // spill 144 bytes (ptxas -v), 16 none. (With a flag per item, seg 1000 ran 0.372 ms at 20
+  // items against 0.330 at 16 on the H100.)
+  static constexpr int segmented_bytes_per_thread = 64;
   static constexpr int wide_min_blocks_per_sm = 3;
   static constexpr int wide_bytes_per_thread = 256;
   template <class T> static constexpr bool wide = sizeof(T) > widest_narrow_value;
