@@ -45,20 +45,18 @@ void launch_scan(index_t n, index_t seg, bool exclusive, const T& ne, const Op& 
   else launch_scan_kernel<Policy, false>(n, seg, exclusive, ne, op, f, g, r, tiles, stream);
 }
 
-template <class Policy, bool Segmented, class T, class F, class G, class R> constexpr index_t scan_tiles(index_t n) {
-  constexpr index_t tile = index_t(Policy::block_threads) *
-                           Policy::template items_for<T, F, G, exchanged_bytes<T, R>(), Segmented>();
+// Tiles of the kernel launch_scan picks for seg: its agent's tile size, not a copy of the formula.
+template <class Policy, class T, class Op, class F, class G, class R> index_t scan_tiles(index_t n, index_t seg) {
+  const index_t tile = seg > 0 ? scan_agent<Policy, true, T, Op, F, G, R>::tile_items
+                               : scan_agent<Policy, false, T, Op, F, G, R>::tile_items;
   return (n + tile - 1) / tile;
-}
-template <class Policy, class T, class F, class G, class R> index_t scan_tiles(index_t n, index_t seg) {
-  return seg > 0 ? scan_tiles<Policy, true, T, F, G, R>(n) : scan_tiles<Policy, false, T, F, G, R>(n);
 }
 
 template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
 void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
-  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, F, G, no_reduction>(n, seg),
+  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg),
                       stream);
 }
 
@@ -71,7 +69,7 @@ void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne
     return;
   }
   using R = g_reduction<A, AOp, Commutative>;
-  const index_t tiles = scan_tiles<Policy, T, F, G, R>(n, seg);
+  const index_t tiles = scan_tiles<Policy, T, Op, F, G, R>(n, seg);
   // The partials, one per tile at most.
   const auto partials = stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A));
   launch_scan<Policy>(n, seg, exclusive, ne, op, f, g,
