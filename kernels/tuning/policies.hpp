@@ -59,10 +59,12 @@ struct reduce_policy_sm90 {
 // reduction's contribution) fits max_tile_bytes.
 //
 // Two rows, by the width of the scanned value. Values of up to 4 bytes: 8 blocks of 128
-// threads per SM (64 registers) and 80 bytes per thread. Wider values (int64, double,
-// structs): 3 blocks per SM, so that 168 registers hold a tile of 32 eight-byte items. Swept
-// on the H100 with a plain scan, 1e8 elements, same process as CUB's InclusiveSum (ms,
-// threads/blocks per SM/items; bench/results/2026-11-22-h100-scan-policy-sweep.csv):
+// threads per SM (64 registers) and 80 bytes per thread (64 when segmented). Wider values
+// (int64, double, structs) whose g reads nothing: 3 blocks per SM, so that 168 registers hold
+// a tile of 32 eight-byte items (LSSP's 24-byte segmented scan went from 0.466 to 0.200 ms);
+// with a g that reads, the narrow row's 8 blocks and 64 bytes. Swept on the H100 with a plain
+// scan, 1e8 elements, same process as CUB's InclusiveSum (ms, threads/blocks per SM/items;
+// bench/results/2026-11-22-h100-scan-policy-sweep.csv):
 //   int32: 128/8/16 0.308, 128/8/20 0.293 <- chosen, 128/6/24 0.302, 128/4/48 0.295; CUB 0.341
 //   int64: 128/8/8 0.767, 128/4/24 0.686, 128/3/32 0.658 <- chosen, 96/4/32 0.659,
 //          128/4/32 0.818 (spills at 128 registers); CUB 0.603
@@ -87,21 +89,29 @@ struct scan_policy_sm90 {
   static constexpr std::size_t widest_narrow_value = 4;
   static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
   static constexpr int bytes_per_thread = 80;
-  // A segmented scan's (value, start) pairs take registers: at 64 per thread, 20 int32 items
-  // spill 144 bytes (ptxas -v), 16 none. (With a flag per item, seg 1000 ran 0.372 ms at 20
-  // items against 0.330 at 16 on the H100.)
-  static constexpr int segmented_bytes_per_thread = 64;
+  // Segmented scans, and wide values whose g reads. A segmented scan's (value, start) pairs
+  // take registers: at 64 per thread, 20 int32 items spill 144 bytes (ptxas -v), 16 none.
+  // (With a flag per item, seg 1000 ran 0.372 ms at 20 items against 0.330 at 16 on the H100.)
+  static constexpr int tight_bytes_per_thread = 64;
   static constexpr int wide_min_blocks_per_sm = 3;
   static constexpr int wide_bytes_per_thread = 256;
-  template <class T> static constexpr bool wide = sizeof(T) > widest_narrow_value;
-  // __launch_bounds__' second argument for a scan of T.
-  template <class T> static constexpr int min_blocks_for() { return wide<T> ? wide_min_blocks_per_sm : min_blocks_per_sm; }
+  // The wide row: a value over 4 bytes and a g that reads nothing. A g that reads keeps its
+  // reads beside the values; the filter example (int64 counts, g reading two floats) took
+  // 1.65 ms on the wide row against 1.24 ms at 8 items on 8 blocks per SM (H100).
+  template <class T, class G>
+  static constexpr bool wide = sizeof(T) > widest_narrow_value && bytes_loaded<typename G::loaded>() == 0;
+  // __launch_bounds__' second argument for a scan of T whose g is G.
+  template <class T, class G> static constexpr int min_blocks_for() {
+    return wide<T, G> ? wide_min_blocks_per_sm : min_blocks_per_sm;
+  }
   template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T), bool Segmented = false>
   static constexpr int items_for() {
     const std::size_t f_loads = bytes_loaded<typename F::loaded>(), g_loads = bytes_loaded<typename G::loaded>();
     const std::size_t loads = f_loads > g_loads ? f_loads : g_loads;
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
-    const int budget = wide<T> ? wide_bytes_per_thread : Segmented ? segmented_bytes_per_thread : bytes_per_thread;
+    const int budget = wide<T, G> ? wide_bytes_per_thread
+                       : Segmented || sizeof(T) > widest_narrow_value ? tight_bytes_per_thread
+                                                                      : bytes_per_thread;
     int items = static_cast<int>(budget / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
     if (items > max_items) items = max_items;

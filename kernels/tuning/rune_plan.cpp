@@ -265,7 +265,7 @@ int run_scan(const std::vector<std::string>& args) {
                 wide ? policy::wide_bytes_per_thread : policy::bytes_per_thread, bytes, policy::max_items,
                 policy::max_tile_bytes, policy::block_threads, bytes,
                 wide ? policy::wide_min_blocks_per_sm : policy::min_blocks_per_sm,
-                wide ? policy::wide_bytes_per_thread : policy::segmented_bytes_per_thread);
+                wide ? policy::wide_bytes_per_thread : policy::tight_bytes_per_thread);
     return 0;
   }
   const scan_items_terms t = scan_items_thesis_terms(sizes, *dev);

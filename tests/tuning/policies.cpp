@@ -19,6 +19,9 @@ struct nothing {};
 template <class T> struct loads {  // an f or g of the scan kernel, as the policy sees it
   using loaded = T;
 };
+struct row_of_two_floats {
+  float a, b;
+};
 struct affine24 {  // a 24-byte scanned struct (LSSP's tuples are this wide)
   std::int64_t a, b, c;
 };
@@ -51,7 +54,7 @@ TEST_CASE("vector loads: the largest power of two elements in 16 bytes that divi
   CHECK(kn::elements_per_vector_load<std::int8_t>(7) == 1);
 }
 
-TEST_CASE("scan policy: 20 items for 4-byte values, 32 for 8-byte ones on 3 blocks per SM, 16 when segmented") {
+TEST_CASE("scan policy: 20 items for 4-byte values (16 segmented), 32 for wider ones on 3 blocks when g reads nothing") {
   using P = kn::scan_policy_sm90;
   using i32 = std::int32_t;
   using i64 = std::int64_t;
@@ -65,9 +68,12 @@ TEST_CASE("scan policy: 20 items for 4-byte values, 32 for 8-byte ones on 3 bloc
   CHECK(P::items_for<i32, loads<i32>, loads<i64>>() == 10);
   // A 4-byte value costs 4 bytes an item, however little f reads.
   CHECK(P::items_for<i32, loads<std::int8_t>, loads<nothing>>() == 20);
-  CHECK(P::min_blocks_for<i32>() == 8);
-  CHECK(P::min_blocks_for<i64>() == 3);
-  CHECK(P::min_blocks_for<affine24>() == 3);
+  // A wide value whose g reads (the filter example's int64 counts): the tight budget, 8 blocks.
+  CHECK(P::items_for<i64, loads<float>, loads<row_of_two_floats>>() == 8);
+  CHECK(P::min_blocks_for<i64, loads<row_of_two_floats>>() == 8);
+  CHECK(P::min_blocks_for<i32, loads<nothing>>() == 8);
+  CHECK(P::min_blocks_for<i64, loads<nothing>>() == 3);
+  CHECK(P::min_blocks_for<affine24, loads<nothing>>() == 3);
 }
 
 TEST_CASE("rows of loaded values count the bytes their members read, not sizeof") {
