@@ -91,7 +91,7 @@ template <class T, class R> constexpr std::size_t exchanged_bytes() {
 // eligible instruction 55% of cycles, CUB's 13%).
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R = no_reduction> struct scan_agent {
   static constexpr int threads = Policy::block_threads;
-  static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>(), Segmented>();
+  static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>()>();
   // Note [Packed tile words]
   // A value of up to 8 bytes travels with its status in one word: 8 bytes (value | epoch,
   // start bit, flag) for values of up to 4 bytes, written by one atomic exchange and read by

@@ -14,4 +14,11 @@ template <class L> constexpr std::size_t bytes_loaded() {
   if constexpr (requires { L::payload_bytes; }) return L::payload_bytes;
   else return std::is_empty_v<L> ? 0 : sizeof(L);
 }
+
+// Whether a scan's g uses what f loaded for the element (G::keeps_f_loaded), so that f's loads
+// stay in registers through the look-back: a filter writes the element it tested.
+template <class G> constexpr bool keeps_f_loaded() {
+  if constexpr (requires { G::keeps_f_loaded; }) return G::keeps_f_loaded;
+  else return false;
+}
 }  // namespace rune::kernels

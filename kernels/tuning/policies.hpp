@@ -58,16 +58,32 @@ struct reduce_policy_sm90 {
 // Capped so the tile's transpose of its largest exchanged type (the scanned value, or a
 // reduction's contribution) fits max_tile_bytes.
 //
-// Two rows, by the width of the scanned value. Values of up to 4 bytes: 8 blocks of 128
-// threads per SM (64 registers) and 80 bytes per thread (64 when segmented). Wider values
-// (int64, double, structs) whose g reads nothing: 3 blocks per SM, so that 168 registers hold
-// a tile of 32 eight-byte items (LSSP's 24-byte segmented scan went from 0.466 to 0.200 ms);
-// with a g that reads, the narrow row's 8 blocks and 64 bytes. Swept on the H100 with a plain
-// scan, 1e8 elements, same process as CUB's InclusiveSum (ms, threads/blocks per SM/items;
-// bench/results/2026-11-22-h100-scan-policy-sweep.csv):
-//   int32: 128/8/16 0.308, 128/8/20 0.293 <- chosen, 128/6/24 0.302, 128/4/48 0.295; CUB 0.341
-//   int64: 128/8/8 0.767, 128/4/24 0.686, 128/3/32 0.658 <- chosen, 96/4/32 0.659,
-//          128/4/32 0.818 (spills at 128 registers); CUB 0.603
+// Four rows, by the width of the scanned value and whether g reads: loads of its own, or f's
+// loads kept through the look-back for it (G::keeps_f_loaded; a filter writes the element it
+// tested). What g reads stays in registers beside the values, so those tiles are smaller.
+// - values of up to 4 bytes, g reads nothing: 8 blocks of 128 threads per SM (64 registers),
+//   112 bytes per thread, segmented or not;
+// - values of up to 4 bytes, g reads: 8 blocks, 80 bytes (a filter-shaped scan, int32 with 20
+//   items: 0.242 ms, 1.13x DeviceSelect::If; 28 items spill 72 bytes, 0.275 ms);
+// - wider values (int64, double, structs), g reads nothing: 5 blocks per SM (96 registers),
+//   256 bytes per thread, so 32 eight-byte items;
+// - wider values, g reads: 8 blocks and 64 bytes. The filter example (int64 counts, g reading
+//   two floats) took 1.65 ms on a 3-block wide row against 1.24 ms at 8 items on 8 blocks per
+//   SM (H100).
+// The last tile loads in bounds instead of predicating (Note [Clamped loads in the last
+// tile], agent/scan_agent.cuh); that is what lets 32 int64 items fit 96 registers and 28 int32
+// items fit 64 without spilling. Swept on the H100 with a plain scan, 1e8 elements, in the
+// same process as CUB's InclusiveSum / InclusiveSumByKey (ms; threads/blocks per SM/items;
+// bench/results/2026-11-22-h100-scan-policy-sweep-clamped.csv):
+//   int32: 128/8/20 0.285, 128/8/24 0.283, 128/8/28 0.278 <- chosen, 128/8/32 0.327 (spills
+//          56 bytes), 96/10/28 0.283, 64/16/28 0.285; CUB 0.340
+//   int64: 128/3/32 0.653, 128/4/32 0.612, 128/5/32 0.586 <- chosen, 160/4/32 0.587,
+//          128/5/28 0.604, 128/6/24 0.615, 96/6/32 0.600, 64/10/32 0.600; CUB 0.600
+//   segmented int32, seg 1000: 16 items 0.308, 20 0.291, 24 0.283, 28 0.280 <- chosen; CUB 0.477
+//   filter-shaped int32 (f flags x, g writes x from f's loads): 12 items 0.299, 14 0.273, 16
+//          0.270, 20 0.242 <- chosen, 24 0.255, 28 0.275; CUB's DeviceSelect::If 0.272
+// Before the clamped loads (bench/results/2026-11-22-h100-scan-policy-sweep.csv), 32 int64
+// items spilled at 4 blocks (0.818 ms) and the wide row ran 3 blocks (0.658 ms).
 // Block size and occupancy, measured earlier on the H100 at 1e8 with the persistent grid (ms;
 // int32 scan / int64 scan / filter / scan + min + last / segmented, seg 1000):
 //   256 threads, 4 blocks/SM: 0.363 / 0.894 / 0.393 / 0.410 / 0.389
@@ -88,30 +104,26 @@ struct scan_policy_sm90 {
   static constexpr int max_tile_bytes = 32 * 1024;
   static constexpr std::size_t widest_narrow_value = 4;
   static constexpr int min_blocks_per_sm = 8;  // registers capped (64) so that many fit
-  static constexpr int bytes_per_thread = 80;
-  // Segmented scans, and wide values whose g reads. A segmented scan's (value, start) pairs
-  // take registers: at 64 per thread, 20 int32 items spill 144 bytes (ptxas -v), 16 none.
-  // (With a flag per item, seg 1000 ran 0.372 ms at 20 items against 0.330 at 16 on the H100.)
-  static constexpr int tight_bytes_per_thread = 64;
-  static constexpr int wide_min_blocks_per_sm = 3;
+  static constexpr int bytes_per_thread = 112;
+  static constexpr int reading_g_bytes_per_thread = 80;  // narrow values whose g reads
+  static constexpr int tight_bytes_per_thread = 64;      // wide values whose g reads
+  static constexpr int wide_min_blocks_per_sm = 5;       // 96 registers
   static constexpr int wide_bytes_per_thread = 256;
-  // The wide row: a value over 4 bytes and a g that reads nothing. A g that reads keeps its
-  // reads beside the values; the filter example (int64 counts, g reading two floats) took
-  // 1.65 ms on the wide row against 1.24 ms at 8 items on 8 blocks per SM (H100).
-  template <class T, class G>
-  static constexpr bool wide = sizeof(T) > widest_narrow_value && bytes_loaded<typename G::loaded>() == 0;
+  template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || keeps_f_loaded<G>();
+  template <class T, class G> static constexpr bool wide = sizeof(T) > widest_narrow_value && !g_reads<G>;
   // __launch_bounds__' second argument for a scan of T whose g is G.
   template <class T, class G> static constexpr int min_blocks_for() {
     return wide<T, G> ? wide_min_blocks_per_sm : min_blocks_per_sm;
   }
-  template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T), bool Segmented = false>
-  static constexpr int items_for() {
+  template <class T, class G> static constexpr int budget_for() {
+    if (sizeof(T) > widest_narrow_value) return g_reads<G> ? tight_bytes_per_thread : wide_bytes_per_thread;
+    return g_reads<G> ? reading_g_bytes_per_thread : bytes_per_thread;
+  }
+  template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T)> static constexpr int items_for() {
     const std::size_t f_loads = bytes_loaded<typename F::loaded>(), g_loads = bytes_loaded<typename G::loaded>();
     const std::size_t loads = f_loads > g_loads ? f_loads : g_loads;
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
-    const int budget = wide<T, G> ? wide_bytes_per_thread
-                       : Segmented || sizeof(T) > widest_narrow_value ? tight_bytes_per_thread
-                                                                      : bytes_per_thread;
+    const int budget = budget_for<T, G>();
     int items = static_cast<int>(budget / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
     if (items > max_items) items = max_items;

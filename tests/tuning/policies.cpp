@@ -54,26 +54,37 @@ TEST_CASE("vector loads: the largest power of two elements in 16 bytes that divi
   CHECK(kn::elements_per_vector_load<std::int8_t>(7) == 1);
 }
 
-TEST_CASE("scan policy: 20 items for 4-byte values (16 segmented), 32 for wider ones on 3 blocks when g reads nothing") {
+struct g_keeping_f_loads {
+  using loaded = nothing;
+  static constexpr bool keeps_f_loaded = true;
+};
+
+TEST_CASE("scan policy: 28 items for 4-byte values, segmented or not; 32 for wider ones on 5 blocks when g reads nothing") {
   using P = kn::scan_policy_sm90;
   using i32 = std::int32_t;
   using i64 = std::int64_t;
-  CHECK(P::items_for<i32, loads<i32>, loads<nothing>>() == 20);
-  CHECK(P::items_for<i32, loads<i32>, loads<nothing>, sizeof(i32), true>() == 16);
+  CHECK(P::items_for<i32, loads<i32>, loads<nothing>>() == 28);
   CHECK(P::items_for<i64, loads<i64>, loads<nothing>>() == 32);
-  CHECK(P::items_for<double, loads<double>, loads<nothing>, sizeof(double), true>() == 32);  // wide: one row
-  CHECK(P::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 32);           // max_items
-  CHECK(P::items_for<affine24, loads<affine24>, loads<nothing>>() == 10);  // 256 / 24, and the 32 KB tile
+  CHECK(P::items_for<double, loads<double>, loads<nothing>>() == 32);
+  CHECK(P::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 32);  // max_items
+  CHECK(P::items_for<affine24, loads<affine24>, loads<nothing>>() == 10);      // 256 / 24, and the 32 KB tile
   // The widest of f's loads, g's loads and the value sets the cost of an item.
-  CHECK(P::items_for<i32, loads<i32>, loads<i64>>() == 10);
+  CHECK(P::items_for<i32, loads<i32>, loads<i64>>() == 10);  // 80 / 8: g reads
   // A 4-byte value costs 4 bytes an item, however little f reads.
-  CHECK(P::items_for<i32, loads<std::int8_t>, loads<nothing>>() == 20);
+  CHECK(P::items_for<i32, loads<std::int8_t>, loads<nothing>>() == 28);
+  // A reduction's contribution exchanged through the tile caps the items: 32 KB / (128 x 16).
+  CHECK(P::items_for<i32, loads<i32>, loads<nothing>, 16>() == 16);
+  // A g that reads, or keeps f's loads (a filter), leaves registers for them: 80 bytes.
+  CHECK(P::items_for<i32, loads<i32>, loads<i32>>() == 20);
+  CHECK(P::items_for<std::uint32_t, loads<i32>, g_keeping_f_loads>() == 20);
+  CHECK(P::min_blocks_for<i64, g_keeping_f_loads>() == 8);
+  CHECK(P::items_for<i64, loads<i64>, g_keeping_f_loads>() == 8);
   // A wide value whose g reads (the filter example's int64 counts): the tight budget, 8 blocks.
   CHECK(P::items_for<i64, loads<float>, loads<row_of_two_floats>>() == 8);
   CHECK(P::min_blocks_for<i64, loads<row_of_two_floats>>() == 8);
   CHECK(P::min_blocks_for<i32, loads<nothing>>() == 8);
-  CHECK(P::min_blocks_for<i64, loads<nothing>>() == 3);
-  CHECK(P::min_blocks_for<affine24, loads<nothing>>() == 3);
+  CHECK(P::min_blocks_for<i64, loads<nothing>>() == 5);
+  CHECK(P::min_blocks_for<affine24, loads<nothing>>() == 5);
 }
 
 TEST_CASE("rows of loaded values count the bytes their members read, not sizeof") {

@@ -50,6 +50,7 @@ template <class T, class C, class P, class E> struct filter_g {
   C* count;  // device-accessible (a mapped host cell): the number kept
   index_t n;
   using loaded = nothing_loaded;
+  static constexpr bool keeps_f_loaded = true;  // the scan policy sizes tiles for it
   __device__ nothing_loaded load(index_t) const { return {}; }
   __device__ void store(index_t i, nothing_loaded, const typename E::loaded& l, C kept) const {
     const T x = e.compute(l, i, no_ctx{});
