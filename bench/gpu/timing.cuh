@@ -52,11 +52,20 @@ struct row {
   double rune_ms, peer_ms;
 };
 
+// A CSV text field, quoted (RFC 4180) since workload names hold commas ("seg 1000, ...").
+inline std::string csv_field(const char* text) {
+  std::string quoted = "\"";
+  for (const char* c = text; *c; ++c) quoted += *c == '"' ? std::string("\"\"") : std::string(1, *c);
+  return quoted + "\"";
+}
+
 inline void print_table(const std::vector<row>& rows, FILE* csv) {
   std::printf("%-44s %-36s %10s %10s %8s\n", "workload", "peer", "rune ms", "peer ms", "peer/rune");
   for (const auto& r : rows) {
     std::printf("%-44s %-36s %10.4f %10.4f %8.2fx\n", r.workload, r.peer, r.rune_ms, r.peer_ms, r.peer_ms / r.rune_ms);
-    if (csv) std::fprintf(csv, "%s,%s,%.5f,%.5f,%.4f\n", r.workload, r.peer, r.rune_ms, r.peer_ms, r.peer_ms / r.rune_ms);
+    if (csv)
+      std::fprintf(csv, "%s,%s,%.5f,%.5f,%.4f\n", csv_field(r.workload).c_str(), csv_field(r.peer).c_str(), r.rune_ms,
+                   r.peer_ms, r.peer_ms / r.rune_ms);
   }
 }
 }  // namespace bench
