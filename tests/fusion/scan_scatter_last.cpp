@@ -47,6 +47,7 @@ TEST_CASE_TEMPLATE("fusion scan-scatter-last: the hand-written filter is one pas
     CHECK(c.passes == 1);
     CHECK(c.temporary_bytes == 0);
     CHECK(c.output_bytes == 0);  // dest was moved in: updated in place
+    CHECK(c.shared_scan_loads == 1);  // g's xs is f's xs: taken from f's loads, not read again
     CHECK(count == static_cast<std::int32_t>(kept.size()));
     RUNE_CHECK_SAME(got.to_vector(), want);
     // It agrees with the library's own filter.

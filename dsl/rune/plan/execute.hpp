@@ -81,6 +81,15 @@ template <class Plan, int G> struct group_info {
   }();
 };
 
+// Leaves an evaluator tree loads, as forest positions; for f's tree also each one's path of
+// child indices from the tree's root (plan/eval.hpp, Note [g reads f's loads]).
+template <int N> struct leaf_paths {
+  int count = 0;
+  int pos[N]{};
+  int depth[N]{};
+  int path[N][N]{};
+};
+
 template <class Forest, class Plan, class Backend> class executor {
   using positions = typename Forest::positions;
   static constexpr auto& F = Forest::desc;
@@ -174,7 +183,9 @@ template <class Forest, class Plan, class Backend> class executor {
   }
 
   // ---- evaluators ------------------------------------------------------------------------
-  template <int G, int I> auto make_eval() {
+  // Share: building g's evaluators in a scan pass whose g leaves are f's arrays (checked by
+  // run_scan_group): such a leaf reads f's loads (f_leaf_eval) instead of memory.
+  template <int G, int I, bool Share = false> auto make_eval() {
     if constexpr (P.barrier[I]) {
       constexpr int c = P.canon[I];
       if constexpr (P.groups[G].f == form::maposcanomap && P.groups[G].scan == c)
@@ -184,20 +195,22 @@ template <class Forest, class Plan, class Backend> class executor {
       else
         return read_eval<value_t<I>>{result<I>().data()};
     } else {
-      return structural_eval<G, I>();
+      return structural_eval<G, I, Share>();
     }
   }
 
-  template <int G, int I> auto structural_eval() {
+  template <int G, int I, bool Share = false> auto structural_eval() {
     constexpr node_kind k = F.nodes[I].kind;
-    if constexpr (k == node_kind::leaf) return read_eval<value_t<I>>{leaf_array<I>().data()};
-    else if constexpr (k == node_kind::iota) return iota_eval{};
+    if constexpr (k == node_kind::leaf) {
+      if constexpr (Share && f_leaf_for<G, I>() >= 0) return f_leaf_eval_for<G, f_leaf_for<G, I>()>();
+      else return read_eval<value_t<I>>{leaf_array<I>().data()};
+    } else if constexpr (k == node_kind::iota) return iota_eval{};
     else if constexpr (k == node_kind::replicate) return const_eval<value_t<I>>{node<I>().x};
     else {
       static_assert(k == node_kind::map, "rune internal: only elementwise nodes are evaluated inline");
       return [&]<std::size_t... K>(std::index_sequence<K...>) {
-        using E = map_eval<value_t<I>, decltype(node<I>().f), decltype(make_eval<G, child<I, K>>())...>;
-        return E{node<I>().f, make_row(make_eval<G, child<I, K>>()...)};
+        using E = map_eval<value_t<I>, decltype(node<I>().f), decltype(make_eval<G, child<I, K>, Share>())...>;
+        return E{node<I>().f, make_row(make_eval<G, child<I, K>, Share>()...)};
       }(std::make_index_sequence<F.nodes[I].nchildren>{});
     }
   }
@@ -243,18 +256,18 @@ template <class Forest, class Plan, class Backend> class executor {
   }
 
   // ---- sinks -----------------------------------------------------------------------------
-  template <int G, int I> auto make_sink() {
+  template <int G, int I, bool Share = false> auto make_sink() {
     using T = value_t<I>;
     constexpr sink_role role = P.role[I];
     constexpr alloc_kind kind = kind_for(I);
     if constexpr (role == sink_role::materialize) {
       const index_t n = length<I>();
       result<I>() = be_.template allocate<T>(n, kind);
-      return store_sink<T, decltype(structural_eval<G, I>())>{structural_eval<G, I>(),
+      return store_sink<T, decltype(structural_eval<G, I, Share>())>{structural_eval<G, I, Share>(),
                                                               array_access<T>::data(result<I>()), n};
     } else if constexpr (role == sink_role::reduce) {
       const auto& r = node<I>();
-      auto e = as<T>(make_eval<G, child<I, 0>>());
+      auto e = as<T>(make_eval<G, child<I, 0>, Share>());
       return reduce_sink<decltype(r.op), T, decltype(e)>{r.op, r.ne, e, length<child<I, 0>>(), result<I>().ptr()};
     } else if constexpr (role == sink_role::hist) {
       const auto& h = node<I>();
@@ -267,16 +280,16 @@ template <class Forest, class Plan, class Backend> class executor {
         result<I>() = be_.template allocate<T>(h.bins, kind);
         be_.fill(array_access<T>::data(result<I>()), h.bins, h.ne);
       }
-      auto ei = as<index_t>(make_eval<G, child<I, 0>>());
-      auto ev = as<T>(make_eval<G, child<I, 1>>());
+      auto ei = as<index_t>(make_eval<G, child<I, 0>, Share>());
+      auto ev = as<T>(make_eval<G, child<I, 1>, Share>());
       return hist_sink<decltype(h.op), T, decltype(ei), decltype(ev)>{
           h.op, h.ne, ei, ev, n, array_access<T>::data(result<I>()), result<I>().size()};
     } else if constexpr (role == sink_role::scatter) {
       const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
       if (n != nv) fail("rune::scatter: is has " + std::to_string(n) + " elements but vs has " + std::to_string(nv));
       result<I>() = destination<G, I, child<I, 2>>();
-      auto ei = as<index_t>(make_eval<G, child<I, 0>>());
-      auto ev = as<T>(make_eval<G, child<I, 1>>());
+      auto ei = as<index_t>(make_eval<G, child<I, 0>, Share>());
+      auto ev = as<T>(make_eval<G, child<I, 1>, Share>());
       return scatter_sink<T, decltype(ei), decltype(ev)>{ei, ev, n, array_access<T>::data(result<I>()),
                                                           result<I>().size()};
     } else if constexpr (role == sink_role::index) {
@@ -286,7 +299,7 @@ template <class Forest, class Plan, class Backend> class executor {
       if (x.last && n == 0) fail("rune::last(xs): xs is empty");
       if (at < 0 || at >= n)
         fail("rune::index(xs, i): i = " + std::to_string(at) + " is outside an array of " + std::to_string(n) + " elements");
-      auto e = make_eval<G, child<I, 0>>();
+      auto e = make_eval<G, child<I, 0>, Share>();
       return point_sink<T, decltype(e)>{e, at, result<I>().ptr()};
     } else {
       static_assert(role == sink_role::materialize, "rune internal: unexpected sink role");
@@ -335,17 +348,123 @@ template <class Forest, class Plan, class Backend> class executor {
     } else {
       auto fin = as<T>(in);
       if constexpr (P.stored[S]) result<S>() = be_.template allocate<T>(n, kind_for(S));
-      [&]<std::size_t... K>(std::index_sequence<K...>) {
-        auto run_with = [&](auto... sinks) {
-          using Form = maposcanomap_form<decltype(sn.op), T, decltype(fin), decltype(sinks)...>;
-          be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, node_traits<node_t<S>>::variant == scan_kind::exclusive, make_row(sinks...)});
-        };
-        if constexpr (P.stored[S])
-          run_with(store_sink<T, scan_value_eval<T>>{{}, array_access<T>::data(result<S>()), n},
-                   make_sink<G, info::others[K]>()...);
-        else
-          run_with(make_sink<G, info::others[K]>()...);
-      }(std::make_index_sequence<info::others_size>{});
+      if constexpr (g_may_share_f_leaves<G>()) {
+        if (g_leaves_are_f_leaves<G>()) {
+          count_shared_scan_loads();
+          return run_scan_sinks<G, true>(fin, n);
+        }
+      }
+      run_scan_sinks<G, false>(fin, n);
+    }
+  }
+
+  template <int G, bool Share, class FIn> void run_scan_sinks(const FIn& fin, index_t n) {
+    using info = group_info<Plan, G>;
+    constexpr int S = info::desc.scan;
+    using T = value_t<S>;
+    const auto& sn = node<S>();
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      auto run_with = [&](auto... sinks) {
+        using Form = maposcanomap_form<decltype(sn.op), T, FIn, decltype(sinks)...>;
+        be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, node_traits<node_t<S>>::variant == scan_kind::exclusive, make_row(sinks...)});
+      };
+      if constexpr (P.stored[S])
+        run_with(store_sink<T, scan_value_eval<T>>{{}, array_access<T>::data(result<S>()), n},
+                 make_sink<G, info::others[K], Share>()...);
+      else
+        run_with(make_sink<G, info::others[K], Share>()...);
+    }(std::make_index_sequence<info::others_size>{});
+  }
+
+  // ---- g reading f's loads (plan/eval.hpp, Note [g reads f's loads]) ---------------------
+  // Leaves of an evaluator tree: the positions make_eval reaches through inlined maps.
+  static constexpr void walk_leaves(int p, int depth, int (&path)[N > 0 ? N : 1], leaf_paths<N>& out) {
+    if (P.barrier[p]) return;
+    const node_desc& d = F.nodes[p];
+    if (d.kind == node_kind::leaf) {
+      out.pos[out.count] = p;
+      out.depth[out.count] = depth;
+      for (int k = 0; k < depth; ++k) out.path[out.count][k] = path[k];
+      ++out.count;
+    } else if (d.kind == node_kind::map) {
+      for (int k = 0; k < d.nchildren; ++k) {
+        path[depth] = k;
+        walk_leaves(F.kids[d.first_child + k], depth + 1, path, out);
+      }
+    }
+  }
+  // What f loads in scan group G: the leaves under the scan's input.
+  template <int G> static constexpr leaf_paths<N> f_leaves = [] {
+    leaf_paths<N> out{};
+    int path[N > 0 ? N : 1]{};
+    constexpr int s = P.groups[G].scan;
+    if constexpr (s >= 0) walk_leaves(F.kids[F.nodes[s].first_child], 0, path, out);
+    return out;
+  }();
+  // What g loads: the leaves under the inputs each sink evaluates (make_sink), not the
+  // destinations it updates.
+  template <int G> static constexpr leaf_paths<N> g_leaves = [] {
+    using info = group_info<Plan, G>;
+    leaf_paths<N> out{};
+    int path[N > 0 ? N : 1]{};
+    for (int m = 0; m < info::others_size; ++m) {
+      const int i = info::others[m];
+      const node_desc& d = F.nodes[i];
+      switch (P.role[i]) {
+        case sink_role::materialize:
+          if (d.kind == node_kind::map)
+            for (int k = 0; k < d.nchildren; ++k) walk_leaves(F.kids[d.first_child + k], 0, path, out);
+          break;
+        case sink_role::reduce:
+        case sink_role::index: walk_leaves(F.kids[d.first_child], 0, path, out); break;
+        case sink_role::hist:
+        case sink_role::scatter:
+          walk_leaves(F.kids[d.first_child], 0, path, out);
+          walk_leaves(F.kids[d.first_child + 1], 0, path, out);
+          break;
+        default: break;
+      }
+    }
+    return out;
+  }();
+  // The first leaf of f with the value type of g's leaf L, or -1.
+  template <int G, int L> static constexpr int f_leaf_for() {
+    constexpr auto& fl = f_leaves<G>;
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      int found = -1;
+      ((found = found < 0 && std::is_same_v<value_t<fl.pos[K]>, value_t<L>> ? static_cast<int>(K) : found), ...);
+      return found;
+    }(std::make_index_sequence<fl.count>{});
+  }
+  template <int G, int J> static auto f_leaf_eval_for() {
+    constexpr auto& fl = f_leaves<G>;
+    return [&]<std::size_t... D>(std::index_sequence<D...>) {
+      return f_leaf_eval<value_t<fl.pos[J]>, static_cast<std::size_t>(fl.path[J][D])...>{};
+    }(std::make_index_sequence<fl.depth[J]>{});
+  }
+  // Whether some leaf of g has the type of a leaf of f: only then is a sharing variant of the
+  // pass compiled.
+  template <int G> static constexpr bool g_may_share_f_leaves() {
+    constexpr auto& gl = g_leaves<G>;
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return ((f_leaf_for<G, gl.pos[K]>() >= 0) || ...);
+    }(std::make_index_sequence<gl.count>{});
+  }
+  // Whether every leaf of g that has the type of a leaf of f is that very array (its data and
+  // length); leaves of one type are otherwise distinct arrays (Note [Identity by type]).
+  template <int G> bool g_leaves_are_f_leaves() const {
+    constexpr auto& gl = g_leaves<G>;
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return (same_as_f_leaf<G, gl.pos[K]>() && ...);
+    }(std::make_index_sequence<gl.count>{});
+  }
+  template <int G, int L> bool same_as_f_leaf() const {
+    constexpr int j = f_leaf_for<G, L>();
+    if constexpr (j < 0) return true;
+    else {
+      const auto& a = node<L>().a;
+      const auto& b = node<f_leaves<G>.pos[j]>().a;
+      return a.data() == b.data() && a.size() == b.size();
     }
   }
 

@@ -3,11 +3,13 @@
 // every sink is guarded by its own length `n`, so roots of different lengths still share
 // one pass (horizontal fusion) and no sink reads or writes past its arrays.
 #include "../config.hpp"
+#include "eval.hpp"
 
 namespace rune::detail {
 
 // out[i] = e(i): a stored map, or a stored scan.
 template <class T, class E> struct store_sink {
+  static constexpr bool reads_f_loaded = detail::reads_f_loaded<E>();
   E e;
   T* out;
   index_t n;
@@ -15,6 +17,7 @@ template <class T, class E> struct store_sink {
 
 // result = op(ne, e(0), e(1), ...): a reduction (redomap).
 template <class Op, class T, class E> struct reduce_sink {
+  static constexpr bool reads_f_loaded = detail::reads_f_loaded<E>();
   Op op;
   T ne;
   E e;
@@ -24,6 +27,7 @@ template <class Op, class T, class E> struct reduce_sink {
 
 // bins[ei(i)] = op(bins[ei(i)], ev(i)) for ei(i) in [0, nbins): a histogram (histomap).
 template <class Op, class T, class EI, class EV> struct hist_sink {
+  static constexpr bool reads_f_loaded = detail::reads_f_loaded<EI>() || detail::reads_f_loaded<EV>();
   Op op;
   T ne;
   EI ei;
@@ -35,6 +39,7 @@ template <class Op, class T, class EI, class EV> struct hist_sink {
 
 // dest[ei(i)] = ev(i) for ei(i) in [0, ndest): an accumulator with no operator.
 template <class T, class EI, class EV> struct scatter_sink {
+  static constexpr bool reads_f_loaded = detail::reads_f_loaded<EI>() || detail::reads_f_loaded<EV>();
   EI ei;
   EV ev;
   index_t n;
@@ -44,6 +49,7 @@ template <class T, class EI, class EV> struct scatter_sink {
 
 // result = e(at): one element (index, last), captured by the pass that has it.
 template <class T, class E> struct point_sink {
+  static constexpr bool reads_f_loaded = detail::reads_f_loaded<E>();
   E e;
   index_t at;
   T* result;

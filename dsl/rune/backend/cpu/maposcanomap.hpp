@@ -87,9 +87,16 @@ template <class Op, class T, class F, class... S> void run_maposcanomap(maposcan
     for (int t = 0; t < planned; ++t) states.push_back(states_t{make_row(get<K>(teams).begin(t)...)});
     const int used = scan_team(planned, form.op, form.ne, form.f, form.n, form.seg, form.exclusive,
                                [&](int t, index_t i, const T& v) {
-                                 const scan_ctx<T> ctx{v};
                                  auto& st = states[static_cast<std::size_t>(t)].states;
-                                 (apply(get<K>(form.sinks), get<K>(st), i, ctx), ...);
+                                 // f's loads again where g reads them (plan/eval.hpp, Note [g reads
+                                 // f's loads]): on a CPU the second read hits the cache.
+                                 if constexpr ((reads_f_loaded<S>() || ...)) {
+                                   const scan_ctx<T, typename F::loaded> ctx{v, form.f.load(i)};
+                                   (apply(get<K>(form.sinks), get<K>(st), i, ctx), ...);
+                                 } else {
+                                   const scan_ctx<T> ctx{v, {}};
+                                   (apply(get<K>(form.sinks), get<K>(st), i, ctx), ...);
+                                 }
                                });
     for (int t = 0; t < used; ++t) (get<K>(teams).end(t, get<K>(states[static_cast<std::size_t>(t)].states)), ...);
     (get<K>(teams).finish(used), ...);

@@ -20,13 +20,19 @@ template <class T, class E> struct scan_f {
 template <class T, bool Reduces, class... D> struct scan_g {
   row<D...> sinks;
   using loaded = row<loaded_t<D>...>;
+  // A sink that reads f's loads (plan/eval.hpp, Note [g reads f's loads]) keeps them live
+  // through the look-back; the scan policy sizes tiles for it.
+  static constexpr bool keeps_f_loaded = (reads_f_loaded<decltype(D::s)>() || ...);
   __device__ loaded load(index_t i) const {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       return loaded{{row_cell<K, loaded_t<D>>{cuda::load(get<K>(sinks), i)}...}};
     }(std::index_sequence_for<D...>{});
   }
-  template <class FLoaded> __device__ auto store(index_t i, const loaded& p, const FLoaded&, const T& v) const {
-    const scan_ctx<T> c{v};
+  template <class FLoaded> __device__ auto store(index_t i, const loaded& p, const FLoaded& lf, const T& v) const {
+    if constexpr (keeps_f_loaded) return store_in(i, p, scan_ctx<T, FLoaded>{v, lf});
+    else return store_in(i, p, scan_ctx<T>{v, {}});
+  }
+  template <class Ctx> __device__ auto store_in(index_t i, const loaded& p, const Ctx& c) const {
     [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p), c), ...); }(
         std::index_sequence_for<D...>{});
     if constexpr (Reduces) return contributions(sinks, p, i, c);
