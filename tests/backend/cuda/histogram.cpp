@@ -5,6 +5,7 @@
 // into an existing destination; indices outside the bins, extreme ones included; far fewer
 // elements than bins; 10^7 and 10^8 bins; race factors 1 and 63; two fused histograms and a
 // stored map in one pass (the map written exactly once when S > 1).
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -45,6 +46,21 @@ template <int P> struct path_number {
       path_number<7>, path_number<8>
 static_assert(std::size(paths) == 9, "RUNE_HIST_PATH_NUMBERS names every path");
 template <class P> std::span<const kn::hist_override> only_path() { return {&paths[P::value], 1}; }
+
+// A sub-histogram per thread (paths[3], M = the block's threads) leaves 56 int bins a pass in
+// a block's 228 KB of shared memory: 4099 bins take 74 passes, each filling it. A block or
+// two (up to 8192 elements: 1024 threads x 8 items) run every pass; more only repeat them.
+// Its bins are private to a thread, so race factors have nothing to race on there, and the
+// race-factor case runs it up to 4099 bins: under racecheck it then finishes (129 s on the
+// H100) where 196608 bins (3511 passes) did not in 587 s. The 4099-bin cases of this path still
+// take over 380 s under racecheck even in one block (74 passes, each instrumented).
+bool per_thread(const kn::hist_override& path) {
+  return path.where == where::shared && path.M == kn::hist_policy_sm90::block_threads;
+}
+constexpr index_t per_thread_path_elements = 8192;
+template <class P> index_t elements_for(index_t n) {
+  return per_thread(paths[P::value]) ? std::min(n, per_thread_path_elements) : n;
+}
 
 std::string name_of(const kn::hist_override& o) {
   const char* w = o.where == where::model ? "model" : o.where == where::shared ? "shared" : "global";
@@ -103,8 +119,9 @@ constexpr index_t small_sizes[] = {0, 1, 2, 31, 1000, 4099, 100003};
 
 // One test case per bin count, so that the parallel shards of scripts/gpu-racecheck split
 // their minutes under racecheck.
-void check_int_counts(index_t h, std::span<const kn::hist_override> which = paths) {
+void check_int_counts(index_t h, std::span<const kn::hist_override> which = paths, index_t max_n = small_sizes[6]) {
   for (index_t n : small_sizes) {
+    if (n > max_n) continue;
     CAPTURE(n);
     CAPTURE(h);
     const auto is = random_vector<std::int32_t>(n, -static_cast<std::int32_t>(h / 10 + 2), static_cast<std::int32_t>(h + h / 10 + 1));
@@ -117,7 +134,7 @@ TEST_CASE("cuda histogram paths: int counts, indices outside the bins ignored; 1
 TEST_CASE("cuda histogram paths: int counts, indices outside the bins ignored; 31 bins") { check_int_counts(31); }
 TEST_CASE_TEMPLATE("cuda histogram paths: int counts, indices outside the bins ignored; 4099 bins, one path", P,
                    RUNE_HIST_PATH_NUMBERS) {
-  check_int_counts(4099, only_path<P>());
+  check_int_counts(4099, only_path<P>(), elements_for<P>(small_sizes[6]));
 }
 
 TEST_CASE("cuda histogram paths: float sums within a tolerance, int64 min and max") {
@@ -143,7 +160,7 @@ TEST_CASE_TEMPLATE("cuda histogram paths: CAS, 24-bit saturated add and 8/16-bit
   const auto which = only_path<P>();
   for (index_t h : {index_t{5}, index_t{127}, index_t{4099}}) {
     CAPTURE(h);
-    const index_t n = 100003;
+    const index_t n = elements_for<P>(100003);
     const auto is = random_vector<std::int32_t>(n, -2, static_cast<std::int32_t>(h + 1));
     same_on_every_path<int>(saturated24{}, 0, h, is, random_vector<int>(n, 0, 1 << 12), which);
     // Odd bin counts: the last bin's 32-bit word reaches past the array (padded allocations).
@@ -154,15 +171,17 @@ TEST_CASE_TEMPLATE("cuda histogram paths: CAS, 24-bit saturated add and 8/16-bit
   }
 }
 
-TEST_CASE("cuda histogram paths: XCG argmax over 12-byte pairs, ties to the smaller index") {
+TEST_CASE_TEMPLATE("cuda histogram paths: XCG argmax over 12-byte pairs, ties to the smaller index, one path", P,
+                   RUNE_HIST_PATH_NUMBERS) {
+  const auto which = only_path<P>();
   for (index_t h : {index_t{3}, index_t{1000}}) {
     CAPTURE(h);
-    const index_t n = 100003;
+    const index_t n = elements_for<P>(100003);
     const auto is = random_vector<std::int32_t>(n, -1, static_cast<std::int32_t>(h));
     const auto vs = random_vector<std::int32_t>(n, 0, 30);  // many ties
     std::vector<argmax12> pairs(vs.size());
     for (std::size_t i = 0; i < vs.size(); ++i) pairs[i] = {static_cast<std::int32_t>(i), vs[i], 0};
-    same_on_every_path<argmax12>(argmax12_op{}, argmax12_id, h, is, pairs);
+    same_on_every_path<argmax12>(argmax12_op{}, argmax12_id, h, is, pairs, which);
   }
 }
 
@@ -219,10 +238,14 @@ TEST_CASE("cuda histogram paths: far fewer elements than bins; 10^7 and 10^8 bin
 TEST_CASE_TEMPLATE("cuda histogram paths: race factors 1 and 63 (bin = (x % max(1, H/RF)) * RF), one path", P,
                    RUNE_HIST_PATH_NUMBERS) {
   const auto which = only_path<P>();
-  const index_t n = 2'000'000;
+  // 500000 elements: at RF 63 each warp's 32 updates still fall on a few bins. Under racecheck
+  // (H100) the global paths take 19-51 s at this size (90-282 s at 2 * 10^6); the multi-pass
+  // shared path (7, 3) ran past 587 s at 2 * 10^6 and past 305 s at this size.
+  const index_t n = elements_for<P>(500'000);
   const auto xs = random_vector<std::int32_t>(n, 0, INT32_MAX, 5);
   for (index_t h : {index_t{31}, index_t{505}, index_t{12288}, index_t{196608}})
     for (index_t rf : {index_t{1}, index_t{63}}) {
+      if (per_thread(paths[P::value]) && h > 4099) continue;  // 220 and 3511 passes of 56 bins
       CAPTURE(h);
       CAPTURE(rf);
       const index_t distinct = std::max<index_t>(1, h / rf);
