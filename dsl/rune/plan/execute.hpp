@@ -377,9 +377,11 @@ template <class Forest, class Plan, class Backend> class executor {
   }
 
   // ---- g reading f's loads (plan/eval.hpp, Note [g reads f's loads]) ---------------------
-  // Leaves of an evaluator tree: the positions make_eval reaches through inlined maps.
-  static constexpr void walk_leaves(int p, int depth, int (&path)[N > 0 ? N : 1], leaf_paths<N>& out) {
-    if (P.barrier[p]) return;
+  // Leaves of an evaluator tree: the positions make_eval reaches through inlined maps
+  // (Structural: from structural_eval, which builds p itself even where p is stored).
+  static constexpr void walk_leaves(int p, int depth, int (&path)[N > 0 ? N : 1], leaf_paths<N>& out,
+                                    bool structural = false) {
+    if (!structural && P.barrier[p]) return;
     const node_desc& d = F.nodes[p];
     if (d.kind == node_kind::leaf) {
       out.pos[out.count] = p;
@@ -409,18 +411,15 @@ template <class Forest, class Plan, class Backend> class executor {
     int path[N > 0 ? N : 1]{};
     for (int m = 0; m < info::others_size; ++m) {
       const int i = info::others[m];
-      const node_desc& d = F.nodes[i];
+      const int first = F.nodes[i].first_child;
       switch (P.role[i]) {
-        case sink_role::materialize:
-          if (d.kind == node_kind::map)
-            for (int k = 0; k < d.nchildren; ++k) walk_leaves(F.kids[d.first_child + k], 0, path, out);
-          break;
+        case sink_role::materialize: walk_leaves(i, 0, path, out, true); break;
         case sink_role::reduce:
-        case sink_role::index: walk_leaves(F.kids[d.first_child], 0, path, out); break;
+        case sink_role::index: walk_leaves(F.kids[first], 0, path, out); break;
         case sink_role::hist:
         case sink_role::scatter:
-          walk_leaves(F.kids[d.first_child], 0, path, out);
-          walk_leaves(F.kids[d.first_child + 1], 0, path, out);
+          walk_leaves(F.kids[first], 0, path, out);
+          walk_leaves(F.kids[first + 1], 0, path, out);
           break;
         default: break;
       }
