@@ -104,3 +104,41 @@ TEST_CASE_TEMPLATE("g reads f's loads: the scanned array itself, a nested leaf, 
     }
   }
 }
+
+TEST_CASE_TEMPLATE("g reads f's loads: a reduction of the scan and an exclusive scan", B, RUNE_TEST_BACKENDS) {
+  for (index_t n : sizes) {
+    CAPTURE(n);
+    const auto xv = random_vector<std::int32_t>(n, -20, 20, 12);
+    const auto xs = resident_array<B>(xv);
+
+    // sum of x * (inclusive prefix of x): a reduce sink in the scan's g, reading xs.
+    {
+      auto sums = rune::scan(rune::plus{}, std::int64_t{0}, xs);
+      auto weighted = rune::reduce(rune::plus{}, std::int64_t{0},
+                                   rune::map([] RUNE_FN (std::int32_t x, std::int64_t s) { return x * s; }, xs, sums));
+      rune::reset_counters();
+      const std::int64_t got = rune::force(weighted, B{});
+      CHECK(rune::read_counters().passes == 1);
+      CHECK(rune::read_counters().shared_scan_loads == 1);
+      std::int64_t s = 0, want = 0;
+      for (auto x : xv) want += x * (s += x);
+      CHECK(got == want);
+    }
+    // An exclusive scan whose g stores x - (prefix before x), and the last prefix.
+    {
+      auto before = rune::exclusive_scan(rune::plus{}, std::int64_t{0}, xs);
+      auto diff = rune::map([] RUNE_FN (std::int32_t x, std::int64_t b) { return x - b; }, xs, before);
+      rune::reset_counters();
+      const auto got = rune::force(diff, B{});
+      CHECK(rune::read_counters().passes == 1);
+      CHECK(rune::read_counters().shared_scan_loads == 1);
+      std::vector<std::int64_t> want(xv.size());
+      std::int64_t b = 0;
+      for (std::size_t i = 0; i < xv.size(); ++i) {
+        want[i] = xv[i] - b;
+        b += xv[i];
+      }
+      RUNE_CHECK_SAME(got.to_vector(), want);
+    }
+  }
+}
