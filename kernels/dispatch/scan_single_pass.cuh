@@ -4,7 +4,7 @@
 // unsegmented only) and handing each scanned value to g:
 //   g.store(i, g.load(i), f_loaded, scanned)   where f_loaded = f.load(i)
 // f is f.compute(f.load(i), i). The scanned values are never stored unless g stores them.
-// A g that uses f_loaded says so (`static constexpr bool keeps_f_loaded = true`): the policy
+// A g that uses f_loaded says so (`static constexpr bool reads_f_loaded = true`): the policy
 // then leaves registers for f's loads beside the values (tuning/policies.hpp).
 //
 // scan_reduce_single_pass<Commutative>(..., g, acc_ne, acc_op, out, stream): the same, where

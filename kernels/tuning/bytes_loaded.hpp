@@ -15,10 +15,12 @@ template <class L> constexpr std::size_t bytes_loaded() {
   else return std::is_empty_v<L> ? 0 : sizeof(L);
 }
 
-// Whether a scan's g uses what f loaded for the element (G::keeps_f_loaded), so that f's loads
-// stay in registers through the look-back: a filter writes the element it tested.
-template <class G> constexpr bool keeps_f_loaded() {
-  if constexpr (requires { G::keeps_f_loaded; }) return G::keeps_f_loaded;
+// Whether a scan's g, or one of the DSL's evaluators and sinks inside it, uses what f loaded
+// for the element (`static constexpr bool reads_f_loaded`), so that f's loads stay in
+// registers through the look-back: a filter writes the element it tested (plan/eval.hpp,
+// Note [g reads f's loads]).
+template <class G> constexpr bool reads_f_loaded() {
+  if constexpr (requires { G::reads_f_loaded; }) return G::reads_f_loaded;
   else return false;
 }
 }  // namespace rune::kernels

@@ -59,7 +59,7 @@ struct reduce_policy_sm90 {
 // reduction's contribution) fits max_tile_bytes.
 //
 // Four rows, by the width of the scanned value and whether g reads: loads of its own, or f's
-// loads kept through the look-back for it (G::keeps_f_loaded; a filter writes the element it
+// loads kept through the look-back for it (G::reads_f_loaded; a filter writes the element it
 // tested). What g reads stays in registers beside the values, so those tiles are smaller.
 // - values of up to 4 bytes, g reads nothing: 8 blocks of 128 threads per SM (64 registers),
 //   112 bytes per thread, segmented or not;
@@ -109,7 +109,7 @@ struct scan_policy_sm90 {
   static constexpr int tight_bytes_per_thread = 64;      // wide values whose g reads
   static constexpr int wide_min_blocks_per_sm = 5;       // 96 registers
   static constexpr int wide_bytes_per_thread = 256;
-  template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || keeps_f_loaded<G>();
+  template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || reads_f_loaded<G>();
   template <class T, class G> static constexpr bool wide = sizeof(T) > widest_narrow_value && !g_reads<G>;
   // __launch_bounds__' second argument for a scan of T whose g is G.
   template <class T, class G> static constexpr int min_blocks_for() {

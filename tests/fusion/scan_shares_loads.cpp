@@ -27,6 +27,15 @@ std::vector<std::int32_t> filtered(const std::vector<std::int32_t>& xs, const st
 struct pair_i32 {
   std::int32_t a, b;
 };
+
+// force(e) on B, checking that it ran as one scan pass whose g took its arrays from f's loads.
+template <class B, class E> auto force_sharing_loads(const E& e) {
+  rune::reset_counters();
+  auto got = rune::force(e, B{});
+  CHECK(rune::read_counters().passes == 1);
+  CHECK(rune::read_counters().shared_scan_loads == 1);
+  return got;
+}
 }  // namespace
 
 TEST_CASE_TEMPLATE("g reads f's loads: shared only where g's array is f's", B, RUNE_TEST_BACKENDS) {
@@ -71,10 +80,7 @@ TEST_CASE_TEMPLATE("g reads f's loads: the scanned array itself, a nested leaf, 
     {
       auto sums = rune::scan(rune::plus{}, std::int64_t{0}, xs);
       auto prod = rune::map([] RUNE_FN (std::int64_t x, std::int64_t s) { return x * s; }, xs, sums);
-      rune::reset_counters();
-      const auto got = rune::force(prod, B{});
-      CHECK(rune::read_counters().passes == 1);
-      CHECK(rune::read_counters().shared_scan_loads == 1);
+      const auto got = force_sharing_loads<B>(prod);
       std::vector<std::int64_t> want(xv.size());
       std::int64_t s = 0;
       for (std::size_t i = 0; i < xv.size(); ++i) want[i] = xv[i] * (s += xv[i]);
@@ -89,10 +95,7 @@ TEST_CASE_TEMPLATE("g reads f's loads: the scanned array itself, a nested leaf, 
       auto sc = rune::segmented_scan(rune::plus{}, std::int64_t{0}, 7, f);
       auto g = rune::map([] RUNE_FN (std::int64_t s, std::int32_t w, float v) { return static_cast<double>(s * w) + v; }, sc, ws,
                          fs);
-      rune::reset_counters();
-      const auto got = rune::force(g, B{});
-      CHECK(rune::read_counters().passes == 1);
-      CHECK(rune::read_counters().shared_scan_loads == 1);
+      const auto got = force_sharing_loads<B>(g);
       std::vector<double> want(xv.size());
       std::int64_t s = 0;
       for (std::size_t i = 0; i < xv.size(); ++i) {
@@ -116,22 +119,16 @@ TEST_CASE_TEMPLATE("g reads f's loads: a reduction of the scan and an exclusive 
       auto sums = rune::scan(rune::plus{}, std::int64_t{0}, xs);
       auto weighted = rune::reduce(rune::plus{}, std::int64_t{0},
                                    rune::map([] RUNE_FN (std::int32_t x, std::int64_t s) { return x * s; }, xs, sums));
-      rune::reset_counters();
-      const std::int64_t got = rune::force(weighted, B{});
-      CHECK(rune::read_counters().passes == 1);
-      CHECK(rune::read_counters().shared_scan_loads == 1);
+      const std::int64_t got = force_sharing_loads<B>(weighted);
       std::int64_t s = 0, want = 0;
       for (auto x : xv) want += x * (s += x);
       CHECK(got == want);
     }
-    // An exclusive scan whose g stores x - (prefix before x), and the last prefix.
+    // An exclusive scan whose g stores x - (the prefix before x).
     {
       auto before = rune::exclusive_scan(rune::plus{}, std::int64_t{0}, xs);
       auto diff = rune::map([] RUNE_FN (std::int32_t x, std::int64_t b) { return x - b; }, xs, before);
-      rune::reset_counters();
-      const auto got = rune::force(diff, B{});
-      CHECK(rune::read_counters().passes == 1);
-      CHECK(rune::read_counters().shared_scan_loads == 1);
+      const auto got = force_sharing_loads<B>(diff);
       std::vector<std::int64_t> want(xv.size());
       std::int64_t b = 0;
       for (std::size_t i = 0; i < xv.size(); ++i) {

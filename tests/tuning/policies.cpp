@@ -56,7 +56,7 @@ TEST_CASE("vector loads: the largest power of two elements in 16 bytes that divi
 
 struct g_keeping_f_loads {
   using loaded = nothing;
-  static constexpr bool keeps_f_loaded = true;
+  static constexpr bool reads_f_loaded = true;
 };
 
 TEST_CASE("scan policy: 28 items for 4-byte values, segmented or not; 32 for wider ones on 5 blocks when g reads nothing") {

@@ -41,11 +41,9 @@ template <class T, class FLoaded = nothing_loaded> struct scan_ctx {
   FLoaded f_loaded;
 };
 
-// Whether an evaluator (or a sink, plan/sinks.hpp) reads f's loads through scan_ctx.
-template <class E> constexpr bool reads_f_loaded() {
-  if constexpr (requires { E::reads_f_loaded; }) return E::reads_f_loaded;
-  else return false;
-}
+// Whether an evaluator (or a sink, plan/sinks.hpp) reads f's loads through scan_ctx: the
+// trait the scan policy reads (kernels/tuning/bytes_loaded.hpp, through detail/row.hpp).
+using kernels::reads_f_loaded;
 
 // Storage for a T written before it is read, for types without a default constructor.
 template <class T> struct uninitialized {

@@ -22,8 +22,9 @@ inline bool has_segment_start(index_t b, index_t e, index_t seg) {
   return b % seg == 0 || b / seg != (e - 1) / seg;  // no b + seg: seg may be near INT64_MAX
 }
 
-// Runs the scan over a team of `planned` threads: on_element(t, i, scanned) for every i, on
-// thread t, scanned per op/ne/seg. Returns how many threads ran.
+// Runs the scan over a team of `planned` threads: on_element(t, i, scanned, f_loaded) for
+// every i, on thread t, scanned per op/ne/seg, f_loaded = f.load(i) (what g reads where it
+// shares f's arrays: plan/eval.hpp, Note [g reads f's loads]). Returns how many threads ran.
 template <class Op, class T, class F, class OnElement>
 int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, index_t seg, bool exclusive,
               OnElement&& on_element) {
@@ -59,13 +60,14 @@ int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, ind
         if (pos == 0) running = ne;
         if (++pos == seg) pos = 0;
       }
-      const T x = f(i, no_ctx{});
+      const auto loaded = f.load(i);
+      const T x = f.compute(loaded, i, no_ctx{});
       if (exclusive) {
-        on_element(t, i, running);
+        on_element(t, i, running, loaded);
         running = op(running, x);
       } else {
         running = op(running, x);
-        on_element(t, i, running);
+        on_element(t, i, running, loaded);
       }
     }
   });
@@ -86,12 +88,10 @@ template <class Op, class T, class F, class... S> void run_maposcanomap(maposcan
     states.reserve(static_cast<std::size_t>(planned));
     for (int t = 0; t < planned; ++t) states.push_back(states_t{make_row(get<K>(teams).begin(t)...)});
     const int used = scan_team(planned, form.op, form.ne, form.f, form.n, form.seg, form.exclusive,
-                               [&](int t, index_t i, const T& v) {
+                               [&](int t, index_t i, const T& v, const typename F::loaded& loaded) {
                                  auto& st = states[static_cast<std::size_t>(t)].states;
-                                 // f's loads again where g reads them (plan/eval.hpp, Note [g reads
-                                 // f's loads]): on a CPU the second read hits the cache.
                                  if constexpr ((reads_f_loaded<S>() || ...)) {
-                                   const scan_ctx<T, typename F::loaded> ctx{v, form.f.load(i)};
+                                   const scan_ctx<T, typename F::loaded> ctx{v, loaded};
                                    (apply(get<K>(form.sinks), get<K>(st), i, ctx), ...);
                                  } else {
                                    const scan_ctx<T> ctx{v, {}};

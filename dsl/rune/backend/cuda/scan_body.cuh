@@ -22,14 +22,14 @@ template <class T, bool Reduces, class... D> struct scan_g {
   using loaded = row<loaded_t<D>...>;
   // A sink that reads f's loads (plan/eval.hpp, Note [g reads f's loads]) keeps them live
   // through the look-back; the scan policy sizes tiles for it.
-  static constexpr bool keeps_f_loaded = (reads_f_loaded<decltype(D::s)>() || ...);
+  static constexpr bool reads_f_loaded = (detail::reads_f_loaded<decltype(D::s)>() || ...);
   __device__ loaded load(index_t i) const {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       return loaded{{row_cell<K, loaded_t<D>>{cuda::load(get<K>(sinks), i)}...}};
     }(std::index_sequence_for<D...>{});
   }
   template <class FLoaded> __device__ auto store(index_t i, const loaded& p, const FLoaded& lf, const T& v) const {
-    if constexpr (keeps_f_loaded) return store_in(i, p, scan_ctx<T, FLoaded>{v, lf});
+    if constexpr (reads_f_loaded) return store_in(i, p, scan_ctx<T, FLoaded>{v, lf});
     else return store_in(i, p, scan_ctx<T>{v, {}});
   }
   template <class Ctx> __device__ auto store_in(index_t i, const loaded& p, const Ctx& c) const {
@@ -56,7 +56,7 @@ template <class T, class C, class P, class E> struct filter_g {
   C* count;  // device-accessible (a mapped host cell): the number kept
   index_t n;
   using loaded = nothing_loaded;
-  static constexpr bool keeps_f_loaded = true;  // the scan policy sizes tiles for it
+  static constexpr bool reads_f_loaded = true;  // the scan policy sizes tiles for it
   __device__ nothing_loaded load(index_t) const { return {}; }
   __device__ void store(index_t i, nothing_loaded, const typename E::loaded& l, C kept) const {
     const T x = e.compute(l, i, no_ctx{});
