@@ -15,6 +15,7 @@
 #include "atomic_update.cuh"
 #include "hist_body.cuh"
 #include "hist_layout.cuh"
+#include "load_runs.cuh"
 #include "shared_atomic_update.cuh"
 
 namespace rune::kernels {
@@ -55,13 +56,22 @@ template <class Body> struct hist_updater {
     }
   }
 
-  template <int h, class T> __device__ void update(index_t j, const T& value) {
+  // Update (j, value) of histogram h, dropped unless j is in this pass's chunk.
+  template <int h, class J, class T> __device__ void update(J j, const T& value) {
+    const hist_layout& L = p.h[h];
+    if constexpr (narrow_bin_index<J>) {
+      std::uint32_t b;
+      if (narrow_bin_offset(L, static_cast<std::int32_t>(j), b)) apply<h>(b, value);
+    } else {
+      std::uint64_t b;
+      if (wide_bin_offset(L, static_cast<index_t>(j), b)) apply<h>(b, value);
+    }
+  }
+
+  // bin lo + b of this thread's sub-histogram of h, b < len.
+  template <int h, class B, class T> __device__ void apply(B b, const T& value) {
     using V = hist_value_t<Body, h>;
     const hist_layout& L = p.h[h];
-    // j - lo in unsigned arithmetic: any j outside [lo, lo + len), negative ones included,
-    // lands at or past len (no signed overflow for extreme j).
-    const std::uint64_t b = static_cast<std::uint64_t>(j) - static_cast<std::uint64_t>(L.lo);
-    if (b >= static_cast<std::uint64_t>(L.len)) return;
     const V v = static_cast<V>(value);
     const auto op = body.template target<h>().op;
     if (L.shared) {
@@ -78,6 +88,9 @@ template <class Policy, class Body> struct hist_agent {
   static constexpr int threads = Policy::block_threads;
   static constexpr int items = Policy::template items_for<typename Body::loaded>(hist_body_weight<Body>());
   static constexpr int tile = threads * items;
+  using loaded = typename Body::loaded;
+  // Elements per vector load in a full tile (load_runs.cuh); 1: no runs.
+  static constexpr int vector_run = vector_run_length<Body, loaded, items>();
   const Body& body;
   const hist_pass_params<K>& p;
   index_t n;
@@ -99,24 +112,47 @@ template <class Policy, class Body> struct hist_agent {
         std::make_integer_sequence<int, K>{});
   }
 
-  // Tiles of threads x items indices, each thread taking items strided by the block.
+  // Tiles of threads x items indices, each thread taking items strided by the block. A full
+  // tile inside every sink loads runs of consecutive elements and skips the per-element length
+  // checks (load_runs.cuh, Note [Striped runs]); updates commute, so the order does not matter.
+  // A body without runs (load_run, runs_fit) takes the guarded loop everywhere.
   __device__ void traverse(hist_updater<Body>& u) const {
-    using loaded = typename Body::loaded;
     for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {
-      const index_t first = base + threadIdx.x;
       if (base + tile <= n) {
-        loaded v[items];
-#pragma unroll
-        for (int k = 0; k < items; ++k) v[k] = body.load(first + index_t(k) * threads);
-#pragma unroll
-        for (int k = 0; k < items; ++k) body.store(first + index_t(k) * threads, v[k], u, p.first_pass);
-      } else {
-#pragma unroll
-        for (int k = 0; k < items; ++k) {
-          const index_t i = first + index_t(k) * threads;
-          if (i < n) body.store(i, body.load(i), u, p.first_pass);
+        if constexpr (vector_run > 1) {
+          if (body.template runs_fit<vector_run>(base, base + tile)) {
+            tile_runs<vector_run>(base, u);
+            continue;
+          }
+        }
+        if constexpr (loads_runs<Body, loaded, 1>) {
+          if (body.template runs_fit<1>(base, base + tile)) {  // misaligned leaves: runs of one
+            tile_runs<1>(base, u);
+            continue;
+          }
         }
       }
+      partial_tile(base, u);  // the last tile, or one in which a sink ends
+    }
+  }
+
+  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body>& u) const {
+    constexpr int runs = items / run_size;
+    loaded v[runs][run_size];
+#pragma unroll
+    for (int j = 0; j < runs; ++j) body.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
+#pragma unroll
+    for (int j = 0; j < runs; ++j)
+#pragma unroll
+      for (int e = 0; e < run_size; ++e)
+        body.store(run_start<threads, run_size>(base, j) + e, v[j][e], u, p.first_pass, covered);
+  }
+
+  __device__ void partial_tile(index_t base, hist_updater<Body>& u) const {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const index_t i = base + index_t(k) * threads + threadIdx.x;
+      if (i < n) body.store(i, body.load(i), u, p.first_pass);
     }
   }
 

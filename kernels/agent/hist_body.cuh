@@ -8,7 +8,14 @@
 //   template <class U> __device__ void store(index_t i, const loaded& p, U& u, bool first_pass) const;
 //       computes element i from p; calls u.template update<h>(j, v) (v of type T_h) once per
 //       update of histogram h, and applies its other effects (stored maps, scatters, points)
-//       only when first_pass: a multi-pass histogram (S > 1) runs the body S times.
+//       only when first_pass: a multi-pass histogram (S > 1) runs the body S times. j is an
+//       index_t, or the index expression's own integer type where that has at most 32 bits
+//       (hist_layout.cuh, Note [Narrow bin indices]).
+//   template <int V> __device__ void load_run(index_t i, loaded (&out)[V]) const;
+//   template <int V> __device__ bool runs_fit(index_t begin, index_t end) const;
+//   template <class U> __device__ void store(index_t i, const loaded& p, U& u, bool first_pass, covered_t) const;
+//       optional: runs of loads and stores without length checks, for tiles where runs_fit
+//       held (load_runs.cuh, Note [Striped runs]).
 //
 // Load, then store (Note [Load, then store] in the cuda backend): the agents issue the loads
 // of a whole tile before any store, so reads stay in flight together.

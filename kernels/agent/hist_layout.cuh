@@ -1,7 +1,9 @@
 #pragma once
 // What a histogram pass needs to know about each of the k histograms it updates: the target
 // (operator, neutral element, destination bins) and where this pass keeps its sub-histograms.
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <rune/config.hpp>
 
@@ -30,6 +32,9 @@ template <class Op, class T> struct hist_target {
 struct hist_layout {
   index_t lo = 0;
   index_t len = 0;
+  // [lo, lo + len) cut to [0, 2^31), for indices of 32 bits or fewer (Note [Narrow bin indices]).
+  std::uint32_t lo32 = 0;
+  std::uint32_t len32 = 0;
   index_t stride = 0;
   int M = 1;
   bool shared = false;
@@ -38,6 +43,36 @@ struct hist_layout {
   void* global_subs = nullptr;
   int* global_locks = nullptr;
 };
+
+// Note [Narrow bin indices]
+// An index expression of int32 (or a narrower integer) is range-checked against the pass's
+// chunk in 32-bit arithmetic: b = uint32(j) - lo32, kept when b < len32, where
+// [lo32, lo32 + len32) is [lo, lo + len) cut to [0, 2^31). That keeps exactly the j in
+// [lo, lo + len): for 0 <= j < lo32 the difference wraps to more than 2^31 >= len32, and for
+// j < 0, uint32(j) >= 2^31 makes b >= 2^31 - lo32 >= len32. The 64-bit check it replaces
+// (sign-extend, 64-bit subtract, 64-bit compare) is five instructions per update instead
+// of two in an issue-bound kernel (bench/results/2026-11-22-h100-hist-ncu.txt).
+template <class J> inline constexpr bool narrow_bin_index =
+    std::is_integral_v<J> && !std::is_same_v<J, bool> && (sizeof(J) < 4 || (sizeof(J) == 4 && std::is_signed_v<J>));
+
+inline void set_narrow_window(hist_layout& L) {
+  constexpr index_t limit = index_t(1) << 31;
+  const index_t lo = std::min(L.lo, limit), hi = std::min(L.lo + L.len, limit);
+  L.lo32 = static_cast<std::uint32_t>(lo);
+  L.len32 = static_cast<std::uint32_t>(hi - lo);
+}
+
+// b = j - lo when j is in the pass's chunk [lo, lo + len); false for every other j.
+RUNE_HD inline bool narrow_bin_offset(const hist_layout& L, std::int32_t j, std::uint32_t& b) {
+  b = static_cast<std::uint32_t>(j) - L.lo32;
+  return b < L.len32;
+}
+// The same for any index: in unsigned arithmetic, every j outside the chunk, negative ones
+// included, lands at or past len (no signed overflow for extreme j).
+RUNE_HD inline bool wide_bin_offset(const hist_layout& L, index_t j, std::uint64_t& b) {
+  b = static_cast<std::uint64_t>(j) - static_cast<std::uint64_t>(L.lo);
+  return b < static_cast<std::uint64_t>(L.len);
+}
 
 template <int K> struct hist_pass_params {
   hist_layout h[K > 0 ? K : 1];

@@ -223,6 +223,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
       hist_layout& L = params.h[h];
       L.lo = d.active ? std::min<index_t>(pass * d.H_chk, body.template target<h>().nbins) : 0;
       L.len = d.active && pass < d.S ? std::min<index_t>(d.H_chk, body.template target<h>().nbins - L.lo) : 0;
+      set_narrow_window(L);
     });
     params.first_pass = pass == 0;
     kernel<<<static_cast<int>(grid), Policy::block_threads, shared_bytes, stream>>>(n, body, params);

@@ -99,17 +99,23 @@ template <class EI, class EV> __device__ update_loads<EI, EV> load_update(index_
   return p;
 }
 
+// The reads of the updates at i .. i + V - 1 (a run inside the sink).
+template <int V, class EI, class EV>
+__device__ void load_update_run(const EI& ei, const EV& ev, index_t i, update_loads<EI, EV> (&out)[V]) {
+  loaded_of<EI> index[V];
+  loaded_of<EV> value[V];
+  load_run_of<V>(ei, i, index);
+  load_run_of<V>(ev, i, value);
+  for (int v = 0; v < V; ++v) out[v] = {index[v], value[v]};
+}
+
 template <class T, class EI, class EV>
 __device__ update_loads<EI, EV> load(const device_sink<scatter_sink<T, EI, EV>>& d, index_t i) {
   return load_update(i, d.s.n, d.s.ei, d.s.ev);
 }
 template <int V, class T, class EI, class EV>
 __device__ void load_run(const device_sink<scatter_sink<T, EI, EV>>& d, index_t i, update_loads<EI, EV> (&out)[V]) {
-  loaded_of<EI> index[V];
-  loaded_of<EV> value[V];
-  load_run_of<V>(d.s.ei, i, index);
-  load_run_of<V>(d.s.ev, i, value);
-  for (int v = 0; v < V; ++v) out[v] = {index[v], value[v]};
+  load_update_run<V>(d.s.ei, d.s.ev, i, out);
 }
 template <int V, class T, class EI, class EV>
 __device__ bool runs_fit(const device_sink<scatter_sink<T, EI, EV>>& d, index_t begin, index_t end) {
@@ -142,12 +148,19 @@ __device__ void store(const device_sink<point_sink<T, E>>& d, index_t i, nothing
   if (i == d.s.at) *d.s.result = d.s.e(i, c);  // result: a host cell here (backend.cuh)
 }
 
+// A histogram's updates are not stored here: hist_body.cuh hands them to kernels::histogram.
 template <class Op, class T, class EI, class EV>
 __device__ update_loads<EI, EV> load(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i) {
   return load_update(i, d.s.n, d.s.ei, d.s.ev);
 }
-// A histogram's updates are not stored here: hist_body.cuh hands them to kernels::histogram,
-// whose agent loads element by element (no load_run).
+template <int V, class Op, class T, class EI, class EV>
+__device__ void load_run(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t i, update_loads<EI, EV> (&out)[V]) {
+  load_update_run<V>(d.s.ei, d.s.ev, i, out);
+}
+template <int V, class Op, class T, class EI, class EV>
+__device__ bool runs_fit(const device_sink<hist_sink<Op, T, EI, EV>>& d, index_t begin, index_t end) {
+  return runs_fit_below<V>(d.s.n, begin, end, d.s.ei, d.s.ev);
+}
 
 // A reduction's reads; its contribution is returned by the redomap body, not stored here.
 template <class Op, class T, class E> __device__ loaded_of<E> load(const device_sink<reduce_sink<Op, T, E>>& d, index_t i) {

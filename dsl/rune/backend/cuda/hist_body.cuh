@@ -15,6 +15,9 @@
 namespace rune::detail::cuda {
 
 template <class S> inline constexpr bool is_hist_sink = false;
+template <class EI> inline constexpr bool widened_narrow_index = false;
+template <class E>
+inline constexpr bool widened_narrow_index<convert_eval<index_t, E>> = kernels::narrow_bin_index<typename E::value_type>;
 template <class Op, class T, class EI, class EV> inline constexpr bool is_hist_sink<hist_sink<Op, T, EI, EV>> = true;
 
 template <class Context, class... S> struct hist_body {
@@ -47,22 +50,40 @@ template <class Context, class... S> struct hist_body {
   }
 
   __device__ loaded load(index_t i) const { return load_element(context, sinks, i); }
-
-  template <class U> __device__ void store(index_t i, const loaded& p, U& u, bool first_pass) const {
-    const auto c = context.at(p.context);
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_one<K>(i, get<K>(p.sinks), c, u, first_pass), ...); }(
-        std::index_sequence_for<S...>{});
+  template <int V> __device__ void load_run(index_t i, loaded (&out)[V]) const {
+    load_element_run(context, sinks, i, out);
+  }
+  template <int V> __device__ bool runs_fit(index_t begin, index_t end) const {
+    return cuda::runs_fit<V>(sinks, begin, end);
   }
 
-  template <std::size_t K, class L, class Ctx, class U>
-  __device__ void store_one(index_t i, const L& l, const Ctx& c, U& u, bool first_pass) const {
+  // covered: i is inside every sink (kernels/agent/load_runs.cuh).
+  template <class U, class... Covered>
+  __device__ void store(index_t i, const loaded& p, U& u, bool first_pass, Covered... covered) const {
+    const auto c = context.at(p.context);
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (store_one<K>(i, get<K>(p.sinks), c, u, first_pass, covered...), ...);
+    }(std::index_sequence_for<S...>{});
+  }
+
+  template <std::size_t K, class L, class Ctx, class U, class... Covered>
+  __device__ void store_one(index_t i, const L& l, const Ctx& c, U& u, bool first_pass, Covered... covered) const {
     const auto& d = get<K>(sinks);
     if constexpr (is_hist_sink<std::tuple_element_t<K, std::tuple<S...>>>) {
-      if (i >= d.s.n) return;
-      u.template update<ordinal.at[K]>(d.s.ei.compute(l.index.value, i, c), d.s.ev.compute(l.value.value, i, c));
+      if constexpr (sizeof...(Covered) == 0)
+        if (i >= d.s.n) return;
+      u.template update<ordinal.at[K]>(update_index(d.s.ei, l.index.value, i, c), d.s.ev.compute(l.value.value, i, c));
     } else if (first_pass) {
-      cuda::store(d, i, l, c);
+      cuda::store(d, i, l, c, covered...);
     }
+  }
+
+  // The update's index in its expression's own type where that is a narrow integer (the sink
+  // widens it to index_t: convert_eval), so the agent checks it in 32 bits
+  // (kernels/agent/hist_layout.cuh, Note [Narrow bin indices]).
+  template <class EI, class L, class Ctx> __device__ static auto update_index(const EI& ei, const L& l, index_t i, const Ctx& c) {
+    if constexpr (widened_narrow_index<EI>) return ei.e.compute(l, i, c);
+    else return ei.compute(l, i, c);
   }
 };
 }  // namespace rune::detail::cuda
