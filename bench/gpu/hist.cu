@@ -14,7 +14,8 @@
 //   hdw: int32 add of 1                    vs cub::DeviceHistogram::HistogramEven on the bins
 //   cas: 24-bit saturated add of x & 1023  vs cub::DeviceRadixSort::SortPairs + DeviceReduce::ReduceByKey
 //   xcg: argmax over (index, value = x), larger value wins, smaller index breaks ties; 16-byte
-//        pairs (a 64-bit index), so no CAS width fits and the bins take the lock path. Same CUB peer.
+//        pairs (a 64-bit index): the paper's XCG workload, past every CAS width but sm_90's
+//        128-bit atomicCAS, which rune uses for it (kernels/agent/atomic_update.cuh). Same CUB peer.
 // rune's time is rune::force of the genhist (the fill of fresh bins with ne included); the
 // plain time is the same force with kernels::hist_override{global, M = 1, S = 1}. The CUB
 // sort peer gets its keys and values precomputed (not timed) and sorts only ⌈log2 H⌉ bits:

@@ -1,10 +1,14 @@
 #pragma once
 // *bin = op(*bin, v) atomically on the device, by the paper's atomic classes (SC20 III-B):
 //   HDW  a hardware atomic for the known operator and type (add, min, max, and, or, xor);
-//   CAS  a compare-and-swap loop on the value's bits, for 4- and 8-byte values, and for
-//        1- and 2-byte values through the aligned 32-bit word that holds them;
+//   CAS  a compare-and-swap loop on the value's bits, for 4-, 8- and 16-byte values (sm_90's
+//        128-bit atomicCAS; the bins must be 16-byte aligned), and for 1- and 2-byte values
+//        through the aligned 32-bit word that holds them;
 //   XCG  a lock per bin for everything else, the critical section inside the branch that
 //        acquired the lock (SIMT-safe), released with a fence and an atomic store.
+// A CAS update whose result has the bits the bin held (a saturated sum, a max that does not
+// win) writes nothing: the bin only ever changes by op with other values, and op is
+// associative and commutative, so op(b, v) == b for every later state b as well.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -32,7 +36,8 @@ template <class Op, class T> __host__ __device__ constexpr bool has_hardware_ato
 
 template <class Op, class T> __host__ __device__ constexpr atomic_class atomic_class_of() {
   if constexpr (has_hardware_atomic<Op, T>()) return atomic_class::hdw;
-  else if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 1 || sizeof(T) == 2) return atomic_class::cas;
+  else if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16 || sizeof(T) == 1 || sizeof(T) == 2)
+    return atomic_class::cas;
   else return atomic_class::xcg;
 }
 
@@ -63,7 +68,7 @@ template <class Op, class T> __device__ void hdw_update(T* bin, T v) {
 }
 
 template <class W, class T> __device__ W bits_of(const T& x) {
-  W w = 0;
+  W w{};
   memcpy(&w, &x, sizeof(T));
   return w;
 }
@@ -73,6 +78,12 @@ template <class T, class W> __device__ T value_of_bits(W w) {
   return x;
 }
 
+// The 16 bytes a 128-bit atomicCAS swaps (it requires 16-byte alignment of its type).
+struct alignas(16) cas_word16 {
+  unsigned long long lo, hi;
+  friend __device__ bool operator==(const cas_word16& a, const cas_word16& b) { return a.lo == b.lo && a.hi == b.hi; }
+};
+
 template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T v) {
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     using W = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
@@ -80,8 +91,29 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
     W old = *reinterpret_cast<volatile W*>(p), assumed;
     do {
       assumed = old;
-      old = atomicCAS(p, assumed, bits_of<W>(op(value_of_bits<T>(assumed), v)));
+      const W fresh = bits_of<W>(op(value_of_bits<T>(assumed), v));
+      if (fresh == assumed) return;
+      old = atomicCAS(p, assumed, fresh);
     } while (old != assumed);
+  } else if constexpr (sizeof(T) == 16) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    static_assert(sizeof(T) != 16, "rune::genhist: 16-byte bins update with sm_90's 128-bit atomicCAS; build for sm_90");
+#else
+    auto* p = reinterpret_cast<cas_word16*>(bin);
+    // The first guess reads two 8-byte halves, each single-copy atomic: a torn guess costs a
+    // retry, but it is no state the bin was ever in, so only what atomicCAS returned (`seen`)
+    // may show an update to be a no-op.
+    const volatile unsigned long long* halves = reinterpret_cast<const volatile unsigned long long*>(p);
+    cas_word16 old{halves[0], halves[1]}, assumed;
+    bool seen = false;
+    do {
+      assumed = old;
+      const cas_word16 fresh = bits_of<cas_word16>(op(value_of_bits<T>(assumed), v));
+      if (seen && fresh == assumed) return;
+      old = atomicCAS(p, assumed, fresh);
+      seen = true;
+    } while (!(old == assumed));
+#endif
   } else {
     // A 1- or 2-byte value inside its aligned 32-bit word: compare the whole word, replace
     // only this value's bytes. The new bytes are masked to the value's width, so a negative
@@ -96,6 +128,7 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
       const T cur = value_of_bits<T>(static_cast<std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>>(
           (assumed & mask) >> shift));
       const unsigned fresh = (bits_of<unsigned>(op(cur, v)) << shift) & mask;
+      if (fresh == (assumed & mask)) return;
       old = atomicCAS(word, assumed, (assumed & ~mask) | fresh);
     } while (old != assumed);
   }

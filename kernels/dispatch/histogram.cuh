@@ -87,12 +87,28 @@ template <std::size_t... h>
 void for_each_histogram(std::index_sequence<h...>, auto&& f) {
   (f(std::integral_constant<int, static_cast<int>(h)>{}), ...);
 }
+
+// 16-byte CAS bins go through the 128-bit atomicCAS, which needs them 16-byte aligned: every
+// allocation is, a view starting inside one may not be.
+template <class Body> void check_bin_alignment(const Body& body) {
+  for_each_histogram(std::make_index_sequence<Body::histograms>{}, [&](auto hc) {
+    constexpr int h = decltype(hc)::value;
+    using V = hist_value_t<Body, h>;
+    if constexpr (sizeof(V) == 16 && model_class<Body, h>() == tuning::atomic_class::cas) {
+      if (reinterpret_cast<std::uintptr_t>(body.template target<h>().bins) % 16 != 0)
+        throw std::invalid_argument(
+            "rune::genhist: on the GPU, bins of a 16-byte type must start at a 16-byte aligned address "
+            "(they are updated with a 128-bit atomicCAS); the destination here does not");
+    }
+  });
+}
 }  // namespace detail_hist
 
 template <class Body> void histogram_plain(index_t n, const Body& body, cudaStream_t stream) {
   constexpr int K = Body::histograms;
   last_hist_run() = {true, n > 0 ? 1 : 0, 0, 0, {}, {}, 0};
   if (n <= 0) return;
+  detail_hist::check_bin_alignment(body);
   std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the pass
   hist_plain_pass<Body> pass{body, {}};
   detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
@@ -111,6 +127,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
     last_hist_run() = {false, 0, 0, 0, {}, {}, 0};
     return;
   }
+  detail_hist::check_bin_alignment(body);
   const device_properties& props = current_device_properties();
   constexpr auto all = std::make_index_sequence<K>{};
 

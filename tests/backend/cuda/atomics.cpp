@@ -1,23 +1,35 @@
-// Every atomic class of the cuda histogram path (HDW, CAS incl. 8/16-bit, XCG) against the
+// Every atomic class of the cuda histogram path (HDW, CAS incl. 8/16-bit and 128-bit, XCG) against the
 // cpu backend, with heavy contention (few bins) and out-of-range indices.
 #include <cstdint>
 #include <vector>
+
+#include <rune/kernels/agent/atomic_update.cuh>
 
 #include "support/backends.hpp"
 #include "support/random.hpp"
 
 namespace {
+// 16 bytes: the 128-bit atomicCAS (CAS class on sm_90). With `extra`, 24 bytes: no CAS width
+// fits, so the per-bin lock (XCG).
 struct argmax {
   std::int64_t index;
   float value;
-  std::int32_t pad;  // 16 bytes: no 8-byte CAS fits, so this takes the per-bin lock
+  std::int32_t pad;
+};
+struct argmax24 {
+  std::int64_t index;
+  float value;
+  std::int32_t pad;
+  std::int64_t extra;
 };
 struct argmax_op {
-  RUNE_FN argmax operator()(const argmax& a, const argmax& b) const {
+  template <class A> RUNE_FN A operator()(const A& a, const A& b) const {
     if (a.value != b.value) return a.value > b.value ? a : b;
     return a.index < b.index ? a : b;
   }
 };
+static_assert(rune::kernels::atomic_class_of<argmax_op, argmax>() == rune::kernels::atomic_class::cas);
+static_assert(rune::kernels::atomic_class_of<argmax_op, argmax24>() == rune::kernels::atomic_class::xcg);
 struct saturated24 {
   RUNE_FN int operator()(int a, int b) const {
     const int s = a + b;
@@ -53,13 +65,14 @@ TEST_CASE("CAS: 24-bit saturated add, and float multiply") {
   same_on_both<int>(saturated24{}, 0, 1 << 20, 127, 0, 1 << 10);
 }
 
-TEST_CASE("XCG: argmax over 16-byte (index, value) pairs, ties to the smaller index") {
+// Argmax over pairs of type A: many ties, some indices outside the bins.
+template <class A> void check_argmax() {
   const rune::index_t n = 1 << 18;
   auto bins = rune::to_array(rune_test::random_vector<int>(n, -2, 40, 3));
   auto vals = rune::to_array(rune_test::random_vector<int>(n, 0, 50, 4));  // many ties
-  auto pairs = rune::map([] RUNE_FN (rune::index_t i, int v) { return argmax{i, static_cast<float>(v), 0}; },
+  auto pairs = rune::map([] RUNE_FN (rune::index_t i, int v) { return A{i, static_cast<float>(v), 0}; },
                          rune::iota(n), vals);
-  auto h = rune::genhist(37, argmax_op{}, argmax{-1, -1.0f, 0}, bins, pairs);
+  auto h = rune::genhist(37, argmax_op{}, A{-1, -1.0f, 0}, bins, pairs);
   const auto gpu = rune::force(h, rune::on_gpu).to_vector();
   const auto cpu = rune::force(h, rune::on_cpu).to_vector();
   for (std::size_t b = 0; b < cpu.size(); ++b) {
@@ -67,3 +80,9 @@ TEST_CASE("XCG: argmax over 16-byte (index, value) pairs, ties to the smaller in
     REQUIRE(gpu[b].value == cpu[b].value);
   }
 }
+
+TEST_CASE("CAS: argmax over 16-byte (index, value) pairs (128-bit atomicCAS), ties to the smaller index") {
+  check_argmax<argmax>();
+}
+
+TEST_CASE("XCG: argmax over 24-byte (index, value) pairs, ties to the smaller index") { check_argmax<argmax24>(); }
