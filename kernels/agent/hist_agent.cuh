@@ -17,6 +17,7 @@
 #include "hist_layout.cuh"
 #include "load_runs.cuh"
 #include "shared_atomic_update.cuh"
+#include "warp_aggregate.cuh"
 
 namespace rune::kernels {
 
@@ -58,13 +59,43 @@ template <class Body> struct hist_updater {
 
   // Update (j, value) of histogram h, dropped unless j is in this pass's chunk.
   template <int h, class J, class T> __device__ void update(J j, const T& value) {
+    with_offset<h>(j, [&](bool keep, auto b) {
+      if (keep) apply<h>(b, value);
+    });
+  }
+
+  // The same where every lane of the warp makes this call together (a full tile): lanes
+  // updating one bin of a global-memory HDW histogram may combine first (warp_aggregate.cuh,
+  // Note [Warp-aggregated updates]). `combine` is the warp's choice for the tile: -1 undecided (this
+  // update decides it from its keys), 0 no, 1 yes.
+  template <int h, class J, class T> __device__ void update_converged(J j, const T& value, int& combine) {
+    using V = hist_value_t<Body, h>;
+    with_offset<h>(j, [&](bool keep, auto b) {
+      using B = decltype(b);
+      if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::hdw) {
+        const B key = keep ? b : ~B{0};  // never a bin: b < len
+        if (combine < 0) combine = !p.h[h].shared && neighbours_share_keys(key, keep) ? 1 : 0;
+        if (combine) {
+          V v = static_cast<V>(value);
+          if (combine_equal_keys(body.template target<h>().op, key, v) && keep) apply<h>(b, v);
+          return;
+        }
+      }
+      if (keep) apply<h>(b, value);
+    });
+  }
+
+  // f(keep, b): b = j - lo, kept when j is in the chunk (32-bit arithmetic for narrow j).
+  template <int h, class J, class F> __device__ void with_offset(J j, F&& f) {
     const hist_layout& L = p.h[h];
     if constexpr (narrow_bin_index<J>) {
       std::uint32_t b;
-      if (narrow_bin_offset(L, static_cast<std::int32_t>(j), b)) apply<h>(b, value);
+      const bool keep = narrow_bin_offset(L, static_cast<std::int32_t>(j), b);
+      f(keep, b);
     } else {
       std::uint64_t b;
-      if (wide_bin_offset(L, static_cast<index_t>(j), b)) apply<h>(b, value);
+      const bool keep = wide_bin_offset(L, static_cast<index_t>(j), b);
+      f(keep, b);
     }
   }
 
@@ -80,6 +111,17 @@ template <class Body> struct hist_updater {
     } else {
       atomic_update(op, static_cast<V*>(global_bins[h]) + b, v, global_locks[h] ? global_locks[h] + b : nullptr);
     }
+  }
+};
+
+// The updater as one full tile's stores see it: every lane of the warp updates together, and
+// the warp decides once per tile and histogram whether its lanes combine (the first update's
+// keys decide: hist_updater::update_converged).
+template <class Updater, int K> struct converged_updater {
+  Updater& u;
+  int combine[K > 0 ? K : 1];
+  template <int h, class J, class T> __device__ void update(J j, const T& value) {
+    u.template update_converged<h>(j, value, combine[h]);
   }
 };
 
@@ -136,7 +178,9 @@ template <class Policy, class Body> struct hist_agent {
     }
   }
 
-  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body>& u) const {
+  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body>& all) const {
+    converged_updater<hist_updater<Body>, K> u{all, {}};
+    for (int h = 0; h < K; ++h) u.combine[h] = -1;
     constexpr int runs = items / run_size;
     loaded v[runs][run_size];
 #pragma unroll
