@@ -167,25 +167,35 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
   }
 
   // Shared regions: each histogram's bins, then its locks (XCG), every region 16-byte aligned.
+  // Note [Odd strides between shared copies]
+  // Lanes of a warp use different copies (thread t takes copy t % M). With an even stride the
+  // same bin of consecutive copies sits in one bank, so lanes hitting one bin, the case of
+  // few distinct bins (RF 63, low-entropy data), conflict 32 ways on it; an odd stride puts
+  // that bin of 32 consecutive copies in 32 banks. Dropped when the padding does not fit.
   hist_pass_params<K> params{};
   std::size_t shared_bytes = 0;
-  detail_hist::for_each_histogram(all, [&](auto hc) {
-    constexpr int h = decltype(hc)::value;
-    using V = hist_value_t<Body, h>;
-    const hist_decision& d = plan[h];
-    hist_layout& L = params.h[h];
-    L.stride = d.H_chk;
-    L.M = static_cast<int>(d.M);
-    L.shared = d.active && d.shared;
-    if (!L.shared) return;
-    const std::size_t count = static_cast<std::size_t>(d.M) * static_cast<std::size_t>(d.H_chk);
-    L.shared_bins = static_cast<unsigned>(shared_bytes);
-    shared_bytes += detail_hist::align16(count * sizeof(V));
-    if constexpr (detail_hist::locked<Body, h>()) {
-      L.shared_locks = static_cast<unsigned>(shared_bytes);
-      shared_bytes += detail_hist::align16(count * sizeof(int));
-    }
-  });
+  const auto lay_out = [&](bool odd_strides) {
+    shared_bytes = 0;
+    detail_hist::for_each_histogram(all, [&](auto hc) {
+      constexpr int h = decltype(hc)::value;
+      using V = hist_value_t<Body, h>;
+      const hist_decision& d = plan[h];
+      hist_layout& L = params.h[h];
+      L.M = static_cast<int>(d.M);
+      L.shared = d.active && d.shared;
+      L.stride = L.shared && odd_strides && d.M > 1 && d.H_chk % 2 == 0 ? d.H_chk + 1 : d.H_chk;
+      if (!L.shared) return;
+      const std::size_t count = static_cast<std::size_t>(d.M) * static_cast<std::size_t>(L.stride);
+      L.shared_bins = static_cast<unsigned>(shared_bytes);
+      shared_bytes += detail_hist::align16(count * sizeof(V));
+      if constexpr (detail_hist::locked<Body, h>()) {
+        L.shared_locks = static_cast<unsigned>(shared_bytes);
+        shared_bytes += detail_hist::align16(count * sizeof(int));
+      }
+    });
+  };
+  lay_out(true);
+  if (shared_bytes > static_cast<std::size_t>(props.shared_per_block_optin)) lay_out(false);
   if (shared_bytes > static_cast<std::size_t>(props.shared_per_block_optin))
     throw std::logic_error("rune::kernels::histogram: sub-histograms of " + std::to_string(shared_bytes) +
                            " bytes exceed the device's " + std::to_string(props.shared_per_block_optin) +
