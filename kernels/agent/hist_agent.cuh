@@ -74,11 +74,10 @@ template <class Body> struct hist_updater {
       using B = decltype(b);
       if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::hdw) {
         const B key = keep ? b : ~B{0};  // never a bin: b < len
-        const auto lanes = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
-        if (combine < 0) combine = !p.h[h].shared && neighbours_share_keys(lanes, key, keep) ? 1 : 0;
+        if (combine < 0) combine = !p.h[h].shared && neighbours_share_keys(key, keep) ? 1 : 0;
         if (combine) {
           V v = static_cast<V>(value);
-          if (combine_equal_keys(lanes, body.template target<h>().op, key, v) && keep) apply<h>(b, v);
+          if (combine_equal_keys(body.template target<h>().op, key, v) && keep) apply<h>(b, v);
           return;
         }
       }

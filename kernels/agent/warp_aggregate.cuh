@@ -3,12 +3,12 @@
 // Where many updates of a warp hit the same bin (few distinct bins in the data: a race
 // factor of 63, low-entropy inputs), each atomic on that bin waits for the one before it: a
 // shared-memory CAS retries, a global atomic queues at its L2 slice. The lanes of a warp
-// that update one bin first combine their values with the operator (Cooperative Groups:
-// labeled_partition by bin, then reduce), and the group's lowest lane alone applies the total:
-// warp-aggregated atomics, for any associative and commutative operator. The order of
-// combination differs from one update per lane, which commutativity allows (floats within
-// rounding). The histogram pass combines in full tiles, over the whole warp; the primitives
-// take any group of lanes (a diverged warp's coalesced_threads too).
+// that update one bin first combine their values with the operator (a tree over the lanes
+// that share the key, log2 of the group's size rounds of shuffles), and the group's lowest
+// lane alone applies the total. The technique is Westphal's warp-aggregated atomics
+// ("Voting and shuffling to optimize atomic operations", NVIDIA developer blog, 2015),
+// generalized from + to any associative and commutative operator; the order of combination
+// differs from one update per lane, which commutativity allows (floats within rounding).
 //
 // Where it pays, measured on the H100 (bench/results/2026-11-22-h100-hist-runs.md):
 //  * hardware atomics on global-memory histograms: low-entropy inputs over 2^18 - 2^20 bins
@@ -18,27 +18,51 @@
 //  * not CAS (nor the 128-bit CAS) even in global memory: the code for it, compiled into the
 //    same kernel, made the shared-memory CAS pass spill registers and run 20% - 30% slower,
 //    more than the 15% it saved in global memory at RF 63.
-// Grouping the lanes (labeled_partition) costs more than an atomic when every lane has its own
+// Grouping the lanes (__match_any_sync) costs more than an atomic when every lane has its own
 // bin, the common case of many bins and uniform data, so a warp first asks, once per tile,
 // whether any lane shares its key with the next lane.
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
+#include <cstring>
 
 namespace rune::kernels {
 
-// Whether some lane of `lanes` with a valid key shares it with the next lane of `lanes`.
-// Lanes: a cooperative_groups::thread_block_tile<32> or coalesced_group.
-template <class Lanes, class Key> __device__ bool neighbours_share_keys(const Lanes& lanes, Key key, bool valid) {
-  const Key next = lanes.shfl_down(key, 1);
-  return lanes.any(valid && lanes.thread_rank() + 1 < lanes.num_threads() && next == key);
+// x of lane `src` (every lane of the warp calls it), any trivially copyable type, shuffled as
+// 4-byte words.
+template <class T> __device__ T shuffle_value(const T& x, int src) {
+  constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
+  unsigned w[words] = {};
+  memcpy(w, &x, sizeof(T));
+#pragma unroll
+  for (int k = 0; k < words; ++k) w[k] = __shfl_sync(~0u, w[k], src);
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
 }
 
-// v = op over the values of the lanes of `lanes` whose key equals this lane's (Cooperative
-// Groups' labeled_partition and reduce); true on the lowest such lane, which applies the total.
-template <class Lanes, class Op, class T, class Key>
-__device__ bool combine_equal_keys(const Lanes& lanes, const Op& op, Key key, T& v) {
-  const cooperative_groups::coalesced_group group = cooperative_groups::labeled_partition(lanes, key);
-  v = cooperative_groups::reduce(group, v, op);
-  return group.thread_rank() == 0;
+// Whether some lane's valid key equals the next lane's (every lane of the warp calls it).
+template <class Key> __device__ bool neighbours_share_keys(Key key, bool valid) {
+  const unsigned lane = threadIdx.x & 31u;
+  const Key next = __shfl_down_sync(~0u, key, 1);
+  return __any_sync(~0u, valid && lane < 31u && next == key);
+}
+
+// v = op over the values of the lanes whose key equals this lane's; true on the lowest such
+// lane, which then holds the group's total (the others' v is a partial result). Every lane of
+// the warp calls it.
+template <class Op, class T, class Key> __device__ bool combine_equal_keys(const Op& op, Key key, T& v) {
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned group = __match_any_sync(~0u, key);
+  const bool lowest = (__ffs(static_cast<int>(group)) - 1) == static_cast<int>(lane);
+  // Round r: a lane whose rank in the group has r low zero bits adds the value of the next
+  // group member still holding one; members with rank bit r set are done after it.
+  unsigned rank = static_cast<unsigned>(__popc(group & ((1u << lane) - 1u)));
+  unsigned above = group & (0xfffffffeu << lane);  // members above this lane, still holding a value
+  while (__any_sync(~0u, above != 0u)) {
+    const int next = __ffs(static_cast<int>(above));  // 1-based; 0 when none is left
+    const T t = shuffle_value(v, next > 0 ? next - 1 : static_cast<int>(lane));
+    if (next > 0) v = op(v, t);
+    above &= ~__ballot_sync(~0u, (rank & 1u) != 0u);
+    rank >>= 1;
+  }
+  return lowest;
 }
 }  // namespace rune::kernels
