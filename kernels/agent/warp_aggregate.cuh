@@ -21,22 +21,14 @@
 // Grouping the lanes (__match_any_sync) costs more than an atomic when every lane has its own
 // bin, the common case of many bins and uniform data, so a warp first asks, once per tile,
 // whether any lane shares its key with the next lane.
-#include <cstring>
+// Cooperative Groups has these steps (labeled_partition, then reduce). Tried in their place
+// (the tile of the whole warp, so that the group is not rebuilt per update), the pass kernel
+// ran 3% - 8% slower on the shared-memory path, which never combines (same process,
+// alternating runs, H = 2048 and 49152; bench/results/2026-11-22-h100-hist-cg-ab.txt): the
+// hand-written tree stays.
+#include <cub/util_ptx.cuh>
 
 namespace rune::kernels {
-
-// x of lane `src` (every lane of the warp calls it), any trivially copyable type, shuffled as
-// 4-byte words.
-template <class T> __device__ T shuffle_value(const T& x, int src) {
-  constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
-  unsigned w[words] = {};
-  memcpy(w, &x, sizeof(T));
-#pragma unroll
-  for (int k = 0; k < words; ++k) w[k] = __shfl_sync(~0u, w[k], src);
-  T out;
-  memcpy(&out, w, sizeof(T));
-  return out;
-}
 
 // Whether some lane's valid key equals the next lane's (every lane of the warp calls it).
 template <class Key> __device__ bool neighbours_share_keys(Key key, bool valid) {
@@ -58,7 +50,7 @@ template <class Op, class T, class Key> __device__ bool combine_equal_keys(const
   unsigned above = group & (0xfffffffeu << lane);  // members above this lane, still holding a value
   while (__any_sync(~0u, above != 0u)) {
     const int next = __ffs(static_cast<int>(above));  // 1-based; 0 when none is left
-    const T t = shuffle_value(v, next > 0 ? next - 1 : static_cast<int>(lane));
+    const T t = cub::ShuffleIndex<32>(v, next > 0 ? next - 1 : static_cast<int>(lane), ~0u);
     if (next > 0) v = op(v, t);
     above &= ~__ballot_sync(~0u, (rank & 1u) != 0u);
     rank >>= 1;
