@@ -17,6 +17,7 @@
 #include "hist_layout.cuh"
 #include "load_runs.cuh"
 #include "shared_atomic_update.cuh"
+#include "shared_chunks.cuh"
 #include "warp_aggregate.cuh"
 
 namespace rune::kernels {
@@ -200,23 +201,21 @@ template <class Policy, class Body> struct hist_agent {
     }
   }
 
-  // Every shared sub-histogram starts at ne (not zero: ne is the operator's, e.g. INT_MIN for max).
+  // Every shared sub-histogram starts at ne (not zero: ne is the operator's, e.g. INT_MIN for
+  // max), written by 16-byte chunks (Note [Shared sub-histograms by 16-byte chunks]).
   template <int h> __device__ void init_shared(unsigned char* shared, int tid) const {
     using V = hist_value_t<Body, h>;
     const hist_layout& L = p.h[h];
     if (!L.shared || L.len == 0) return;
-    const V ne = body.template target<h>().ne;
-    V* bins = reinterpret_cast<V*>(shared + L.shared_bins);
     const unsigned total = static_cast<unsigned>(L.M) * static_cast<unsigned>(L.stride);
-    for (unsigned e = tid; e < total; e += threads) bins[e] = ne;
-    if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::xcg) {
-      int* locks = reinterpret_cast<int*>(shared + L.shared_locks);
-      for (unsigned e = tid; e < total; e += threads) locks[e] = 0;
-    }
+    fill_shared_region<threads>(reinterpret_cast<V*>(shared + L.shared_bins), total, V(body.template target<h>().ne), tid);
+    if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::xcg)
+      fill_shared_region<threads>(reinterpret_cast<int*>(shared + L.shared_locks), total, 0, tid);
   }
 
   // Folds the block's M copies into copy 0 (halving the number of copies each round), then
-  // copy 0 into the destination: one atomic per bin that differs from ne.
+  // copy 0 into the destination: one atomic per bin that differs from ne (found by 16-byte
+  // chunks, Note [Shared sub-histograms by 16-byte chunks]).
   template <int h> __device__ void flush_shared(unsigned char* shared, int tid) const {
     using V = hist_value_t<Body, h>;
     const hist_layout& L = p.h[h];
@@ -233,11 +232,9 @@ template <class Policy, class Body> struct hist_agent {
       __syncthreads();
       m = half;
     }
-    for (unsigned b = tid; b < len; b += threads) {
-      const V acc = bins[b];
-      if (!same_bits(acc, t.ne))
-        atomic_update(t.op, t.bins + L.lo + b, acc, L.global_locks ? L.global_locks + b : nullptr);
-    }
+    for_each_non_neutral<threads>(bins, len, static_cast<V>(t.ne), tid, [&](unsigned b, const V& acc) {
+      atomic_update(t.op, t.bins + L.lo + b, acc, L.global_locks ? L.global_locks + b : nullptr);
+    });
   }
 };
 }  // namespace rune::kernels
