@@ -204,6 +204,18 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
     CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::global);
+    // HDW in global memory: fewer than 4 copies run as one atomic per update (M = S = 1). RF 1,
+    // what the pass plans with unless the inspector runs (the benchmark's RF 63 rows too).
+    const auto few = tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d);
+    CHECK(few.M == 1);
+    CHECK(few.S == 1);
+    CHECK(few.H_chk == 786432);
+    const tuning::hist_constants without{.max_shared_passes_hdw = 4, .hdw_shared_copies = 1};
+    CHECK(tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d, without).M == 3);
+    CHECK(tuning::hist_global_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).M == 6);
+    CHECK(tuning::hist_global_model(problem(786432, 63, atomic_class::hdw, int_bytes), d).M == 9);
+    // CAS keeps its copies: they spread the retries (histo's eye, N = 4M: 1.86 against 2.61 ms).
+    CHECK(tuning::hist_global_model(problem(786432, 1, atomic_class::cas, int_bytes), d).M > 1);
   }
 
   TEST_CASE("hist model: bad problems are usage errors") {
