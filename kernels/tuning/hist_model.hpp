@@ -106,9 +106,10 @@ struct hist_constants {
   // HDW in shared memory: when c > 0, at most the paper's static M_c = ⌊c·B / min(H, B)⌋
   // copies (section V-A finds M_1 near optimal for HDW); 0 keeps eqs. 1-3's M.
   double hdw_shared_copies = 0;
-  // HDW in global memory: fewer than this many sub-histograms (from eq. 6, with S = 1) run as
-  // one atomic per update on the destination instead; 0 keeps eq. 6's M.
-  std::int64_t hdw_min_global_copies = 0;
+  // Global memory: a plan with fewer sub-histograms than this (eq. 6's M, any S) runs as one
+  // atomic per update on the destination instead (M = S = 1), for HDW and for CAS on 16-byte
+  // values (sm_90's 128-bit atomicCAS); 0 keeps eqs. 4-6.
+  std::int64_t min_global_copies_hdw = 0, min_global_copies_wide_cas = 0;
 };
 
 
@@ -138,13 +139,18 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //  * HDW in global memory: M = 3 at H = 786432 ran 1% - 5% slower than one atomic per update
 //    (0.62 - 0.63 ms against 0.61 - 0.62, RF 1 and 63, four runs; the copies' combine costs
 //    more than the contention it saves), M = 6 at H = 393216 1% - 3% faster:
-//    hdw_min_global_copies = 4 (bench/results/2026-11-22-h100-hist-chunks.md).
-//  * XCG was not swept yet: the paper's constants.
+//    min_global_copies_hdw = 4 (bench/results/2026-11-22-h100-hist-chunks.md).
+//  * CAS on 16-byte values (argmax over (index, value) pairs), the Fig. 7 sweep: one atomic
+//    per update was the best static choice at every H from 196608 up; eq. 6's M = 6 and 3 ran
+//    8% - 10% slower, and the global model's S = 2 at H = 1572864 1.55x - 1.63x slower:
+//    min_global_copies_wide_cas = 8 (M = 26 at H = 49152 stays: 10% faster at RF 63).
+//  * XCG (locks) was not swept yet: the paper's constants.
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .max_shared_passes_cas = 1,
                                                     .max_shared_passes_xcg = 6,
                                                     .hdw_shared_copies = 1,
-                                                    .hdw_min_global_copies = 4};
+                                                    .min_global_copies_hdw = 4,
+                                                    .min_global_copies_wide_cas = 8};
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
 inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
 
@@ -250,7 +256,10 @@ constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device
   const double u = p.cls == atomic_class::hdw ? k.u_hdw : k.u_other;
   const double C = std::min(Td, u * static_cast<double>(H_chk) / k_max);
   std::int64_t M = std::clamp<std::int64_t>(detail::floor_nonneg(Td / C), 1, T);
-  if (p.cls == atomic_class::hdw && S == 1 && M > 1 && M < k.hdw_min_global_copies) return {1, 1, p.bins, Td};
+  const std::int64_t least = p.cls == atomic_class::hdw                         ? k.min_global_copies_hdw
+                              : p.cls == atomic_class::cas && p.elem_bytes == 16 ? k.min_global_copies_wide_cas
+                                                                                 : 0;
+  if ((M > 1 || S > 1) && M < least) return {1, 1, p.bins, Td};
   return {M, S, H_chk, C};
 }
 

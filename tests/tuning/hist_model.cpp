@@ -214,8 +214,17 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d, without).M == 3);
     CHECK(tuning::hist_global_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).M == 6);
     CHECK(tuning::hist_global_model(problem(786432, 63, atomic_class::hdw, int_bytes), d).M == 9);
-    // CAS keeps its copies: they spread the retries (histo's eye, N = 4M: 1.86 against 2.61 ms).
-    CHECK(tuning::hist_global_model(problem(786432, 1, atomic_class::cas, int_bytes), d).M > 1);
+    // 4-byte CAS keeps its copies: they spread the retries (histo's eye, N = 4M: 1.86 against
+    // 2.61 ms). 16-byte CAS keeps 8 or more, else one atomic per update, in one pass.
+    CHECK(tuning::hist_global_model(problem(1572864, 1, atomic_class::cas, int_bytes), d).M == 3);
+    for (std::int64_t H : {196608, 393216, 786432, 1572864}) {
+      CAPTURE(H);
+      const auto wide = tuning::hist_global_model(problem(H, 1, atomic_class::cas, 16), d);
+      CHECK(wide.M == 1);
+      CHECK(wide.S == 1);
+    }
+    CHECK(tuning::hist_global_model(problem(1572864, 1, atomic_class::cas, 16), d, without).S == 2);
+    CHECK(tuning::hist_global_model(problem(49152, 1, atomic_class::cas, 16), d).M == 26);
   }
 
   TEST_CASE("hist model: bad problems are usage errors") {
