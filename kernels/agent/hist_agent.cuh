@@ -29,8 +29,28 @@ __device__ inline unsigned char* hist_shared_memory() {
   return rune_hist_shared;
 }
 
-// What a thread's updates go to: its own sub-histogram of each histogram.
-template <class Body> struct hist_updater {
+// Note [One copy per warp for CAS]
+// A CAS update is a read and a compare-and-swap that fails when another thread changed the bin
+// in between. Thread t of the paper's layout updates copy t % M; where M < B, threads of
+// different warps share a copy, and where the bins repeat (RF 63) they collide: ncu of the
+// 24-bit saturated add at H = 127 (M = 457, two or three threads a copy, two distinct bins
+// at RF 63) showed 5.3x the instructions of RF 1 and 5.9 of 32 lanes active, the retry loops
+// diverging (1.09 against 0.33 ms). With a copy per warp (M = 32, when 32 copies fit one
+// pass), no other warp touches a warp's copy: in a full tile whose lanes share bins the lanes
+// combine by bin (warp_aggregate.cuh) and the lowest lane of each bin reads, applies and
+// stores, with no atomic and no retry; other tiles, and partial ones, compare-and-swap on the
+// warp's copy, contending only within the warp. H100, N = 5e7
+// (bench/results/2026-11-22-h100-hist-per-warp.md): H = 505 0.30 -> 0.20 ms at RF 1 and
+// 1.01 -> 0.40 ms at RF 63, H = 127 0.91 -> 0.36 ms at RF 63 but 0.29 -> 0.33 ms at RF 1.
+// Not for 16-byte values: their combine shuffles four words a round; in a trial, argmax pairs
+// at H = 31 ran 1.6x - 2.2x slower with copies per warp, at H = 127 RF 63 2.1x slower (13%
+// faster at RF 1).
+//
+// What a thread's updates go to: its own sub-histogram of each histogram. PerWarp: compiled for
+// shared CAS histograms with a copy per warp (Note [One copy per warp for CAS]); a separate
+// kernel, since the warp votes in its updates keep the compiler from overlapping a thread's
+// updates in every other kind of pass (30% slower when compiled into one kernel).
+template <class Body, bool PerWarp = false> struct hist_updater {
   static constexpr int K = Body::histograms;
   const Body& body;
   const hist_pass_params<K>& p;
@@ -44,7 +64,7 @@ template <class Body> struct hist_updater {
     using V = hist_value_t<Body, h>;
     const hist_layout& L = p.h[h];
     if (L.shared) {
-      const unsigned sub = static_cast<unsigned>(tid % L.M) * static_cast<unsigned>(L.stride);
+      const unsigned sub = static_cast<unsigned>((L.per_warp ? tid / 32 : tid) % L.M) * static_cast<unsigned>(L.stride);
       shared_bins[h] = L.shared_bins + sub * static_cast<unsigned>(sizeof(V));
       shared_locks[h] = L.shared_locks + sub * 4u;
       global_bins[h] = nullptr;
@@ -68,12 +88,32 @@ template <class Body> struct hist_updater {
   // The same where every lane of the warp makes this call together (a full tile): lanes
   // updating one bin of a global-memory HDW histogram may combine first (warp_aggregate.cuh,
   // Note [Warp-aggregated updates]). `combine` is the warp's choice for the tile: -1 undecided (this
-  // update decides it from its keys), 0 no, 1 yes.
+  // update decides it from its keys), 0 no, 1 yes. A CAS histogram with a copy per warp always
+  // combines, then updates without atomics (Note [One copy per warp for CAS]).
   template <int h, class J, class T> __device__ void update_converged(J j, const T& value, int& combine) {
     using V = hist_value_t<Body, h>;
     with_offset<h>(j, [&](bool keep, auto b) {
       using B = decltype(b);
-      if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::hdw) {
+      constexpr atomic_class c = atomic_class_of<decltype(body.template target<h>().op), V>();
+      if constexpr (PerWarp && c == atomic_class::cas) {
+        if (p.h[h].per_warp) {
+          const B key = keep ? b : ~B{0};  // never a bin: b < len
+          if (combine < 0) combine = neighbours_share_keys(key, keep) ? 1 : 0;
+          if (combine) {
+            V v = static_cast<V>(value);
+            const auto op = body.template target<h>().op;
+            const bool lead = combine_equal_keys(op, key, v) && keep;
+            __syncwarp();  // the warp's earlier updates (plain or CAS) are visible
+            if (lead) {
+              V* bin = reinterpret_cast<V*>(shared + shared_bins[h]) + b;
+              *bin = op(*bin, v);
+            }
+            __syncwarp();
+            return;
+          }
+        }
+      }
+      if constexpr (c == atomic_class::hdw) {
         const B key = keep ? b : ~B{0};  // never a bin: b < len
         if (combine < 0) combine = !p.h[h].shared && neighbours_share_keys(key, keep) ? 1 : 0;
         if (combine) {
@@ -126,7 +166,7 @@ template <class Updater, int K> struct converged_updater {
   }
 };
 
-template <class Policy, class Body> struct hist_agent {
+template <class Policy, class Body, bool PerWarp = false> struct hist_agent {
   static constexpr int K = Body::histograms;
   static constexpr int threads = Policy::block_threads;
   static constexpr int items = Policy::template items_for<typename Body::loaded>(hist_body_weight<Body>());
@@ -141,7 +181,7 @@ template <class Policy, class Body> struct hist_agent {
   __device__ void run() const {
     unsigned char* shared = hist_shared_memory();
     const int tid = static_cast<int>(threadIdx.x);
-    hist_updater<Body> u{body, p, shared, {}, {}, {}, {}};
+    hist_updater<Body, PerWarp> u{body, p, shared, {}, {}, {}, {}};
     for_each_histogram([&]<int h>() { u.template assign<h>(tid, index_t(blockIdx.x) * threads + tid); });
     for_each_histogram([&]<int h>() { init_shared<h>(shared, tid); });
     __syncthreads();
@@ -159,7 +199,7 @@ template <class Policy, class Body> struct hist_agent {
   // tile inside every sink loads runs of consecutive elements and skips the per-element length
   // checks (load_runs.cuh, Note [Striped runs]); updates commute, so the order does not matter.
   // A body without runs (load_run, runs_fit) takes the guarded loop everywhere.
-  __device__ void traverse(hist_updater<Body>& u) const {
+  __device__ void traverse(hist_updater<Body, PerWarp>& u) const {
     for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {
       if (base + tile <= n) {
         if constexpr (vector_run > 1) {
@@ -179,8 +219,8 @@ template <class Policy, class Body> struct hist_agent {
     }
   }
 
-  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body>& all) const {
-    converged_updater<hist_updater<Body>, K> u{all, {}};
+  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body, PerWarp>& all) const {
+    converged_updater<hist_updater<Body, PerWarp>, K> u{all, {}};
     for (int h = 0; h < K; ++h) u.combine[h] = -1;
     constexpr int runs = items / run_size;
     loaded v[runs][run_size];
@@ -193,7 +233,7 @@ template <class Policy, class Body> struct hist_agent {
         body.store(run_start<threads, run_size>(base, j) + e, v[j][e], u, p.first_pass, covered);
   }
 
-  __device__ void partial_tile(index_t base, hist_updater<Body>& u) const {
+  __device__ void partial_tile(index_t base, hist_updater<Body, PerWarp>& u) const {
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const index_t i = base + index_t(k) * threads + threadIdx.x;

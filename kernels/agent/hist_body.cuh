@@ -40,6 +40,15 @@ template <class Body> constexpr bool hist_body_locks() {
   }(std::make_integer_sequence<int, Body::histograms>{});
 }
 
+// Whether some histogram of the body updates by compare-and-swap (CAS class).
+template <class Body> constexpr bool hist_body_cas() {
+  return []<int... h>(std::integer_sequence<int, h...>) {
+    return (false || ... ||
+            (atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>() ==
+             atomic_class::cas));
+  }(std::make_integer_sequence<int, Body::histograms>{});
+}
+
 // Whether some histogram of the body updates a 1- or 2-byte value (a masked CAS on its word).
 template <class Body> constexpr bool hist_body_subword() {
   return []<int... h>(std::integer_sequence<int, h...>) {

@@ -38,6 +38,7 @@ struct hist_layout {
   index_t stride = 0;
   int M = 1;
   bool shared = false;
+  bool per_warp = false;  // shared: warp w updates copy w % M (Note [One copy per warp for CAS])
   unsigned shared_bins = 0;
   unsigned shared_locks = 0;
   void* global_subs = nullptr;

@@ -183,6 +183,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
       hist_layout& L = params.h[h];
       L.M = static_cast<int>(d.M);
       L.shared = d.active && d.shared;
+      L.per_warp = L.shared && d.per_warp;
       L.stride = L.shared && odd_strides && d.M > 1 && d.H_chk % 2 == 0 ? d.H_chk + 1 : d.H_chk;
       if (!L.shared) return;
       const std::size_t count = static_cast<std::size_t>(d.M) * static_cast<std::size_t>(L.stride);
@@ -201,9 +202,14 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
                            " bytes exceed the device's " + std::to_string(props.shared_per_block_optin) +
                            " bytes of shared memory per block");
 
-  auto kernel = hist_pass_kernel<Policy, Body>;
-  static std::once_flag opt_in;  // per instantiation: allow the device's whole opt-in shared memory
-  std::call_once(opt_in, [&] {
+  // CAS histograms with a copy per warp run a kernel of their own (hist_agent.cuh, hist_updater).
+  bool per_warp = false;
+  for (const auto& d : plan) per_warp = per_warp || (d.active && d.shared && d.per_warp);
+  auto kernel = hist_pass_kernel<Policy, Body, false>;
+  if constexpr (hist_body_cas<Body>())
+    if (per_warp) kernel = hist_pass_kernel<Policy, Body, true>;
+  static std::once_flag opt_in, opt_in_per_warp;  // per kernel: allow the device's whole opt-in shared memory
+  std::call_once(per_warp ? opt_in_per_warp : opt_in, [&] {
     RUNE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, props.shared_per_block_optin));
   });
   int per_sm = 0;

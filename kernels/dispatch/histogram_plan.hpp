@@ -73,6 +73,7 @@ struct hist_decision {
   bool active = false;  // some bins (H > 0)
   bool shared = false;
   std::int64_t M = 1, S = 1, H_chk = 0;
+  bool per_warp = false;  // shared, one copy per warp (Note [One copy per warp for CAS])
 };
 
 // One histogram's memory, M, S and H_chk with `shared_bytes` of shared memory to itself.
@@ -100,6 +101,7 @@ inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d
   }
   S = std::clamp<std::int64_t>(S, 1, r.bins);
   out.shared = shared;
+  out.per_warp = shared && c.per_warp && M == c.M && S == 1;
   out.M = M;
   out.S = S;
   out.H_chk = (r.bins + S - 1) / S;

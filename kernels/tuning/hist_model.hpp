@@ -110,6 +110,9 @@ struct hist_constants {
   // atomic per update on the destination instead (M = S = 1), for HDW and for CAS on 16-byte
   // values (sm_90's 128-bit atomicCAS); 0 keeps eqs. 4-6.
   std::int64_t min_global_copies_hdw = 0, min_global_copies_wide_cas = 0;
+  // CAS in shared memory: when eqs. 1-3 share copies between threads (M < B) and one copy per
+  // warp fits in one pass, give each warp its own copy (Note [One copy per warp for CAS]).
+  bool cas_copy_per_warp = false;
 };
 
 
@@ -150,7 +153,8 @@ inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .max_shared_passes_xcg = 6,
                                                     .hdw_shared_copies = 1,
                                                     .min_global_copies_hdw = 4,
-                                                    .min_global_copies_wide_cas = 8};
+                                                    .min_global_copies_wide_cas = 8,
+                                                    .cas_copy_per_warp = true};
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
 inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
 
@@ -173,6 +177,7 @@ struct hist_choice {
   std::int64_t S;      // passes over the input
   std::int64_t H_chk;  // bins per pass
   double C;           // threads cooperating on one sub-histogram (eq. 6 leaves it fractional)
+  bool per_warp = false;  // shared: copy w % M for warp w, not t % M for thread t
 };
 
 enum class hist_memory { shared, global };
@@ -233,6 +238,10 @@ constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device
   const double len = std::max(1.0, static_cast<double>(detail::floor_nonneg(d.shared_bytes / (el * static_cast<double>(M)))));
   const std::int64_t S = detail::ceil_nonneg(H / len);
   const std::int64_t H_chk = detail::ceil_div(p.bins, S);
+  const std::int64_t warps = d.block / 32;
+  if (p.cls == atomic_class::cas && k.cas_copy_per_warp && M < d.block && el <= 8 && warps >= 1 &&
+      static_cast<double>(warps) * H * el <= d.shared_bytes)
+    return {warps, 1, p.bins, 32, true};
   return {M, S, H_chk, C};
 }
 

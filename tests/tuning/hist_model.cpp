@@ -225,6 +225,22 @@ TEST_SUITE("tuning") {
     }
     CHECK(tuning::hist_global_model(problem(1572864, 1, atomic_class::cas, 16), d, without).S == 2);
     CHECK(tuning::hist_global_model(problem(49152, 1, atomic_class::cas, 16), d).M == 26);
+    // CAS in shared memory: a copy per warp where eqs. 1-3 share copies between threads and 32
+    // copies fit (Note [One copy per warp for CAS]); not for 16-byte values, nor the paper's rows.
+    for (std::int64_t H : {127, 505, 1792}) {
+      CAPTURE(H);
+      const auto w = tuning::hist_shared_model(problem(H, 1, atomic_class::cas, int_bytes), d);
+      CHECK(w.per_warp);
+      CHECK(w.M == 32);
+      CHECK(w.S == 1);
+      CHECK(w.H_chk == H);
+      CHECK_FALSE(tuning::hist_shared_model(problem(H, 1, atomic_class::cas, int_bytes), tuning::hist_rtx2080ti).per_warp);
+      CHECK_FALSE(tuning::hist_shared_model(problem(H, 1, atomic_class::hdw, int_bytes), d).per_warp);
+    }
+    CHECK_FALSE(tuning::hist_shared_model(problem(31, 1, atomic_class::cas, int_bytes), d).per_warp);  // M = B already
+    CHECK_FALSE(tuning::hist_shared_model(problem(2048, 1, atomic_class::cas, int_bytes), d).per_warp);  // 32 copies do not fit
+    CHECK_FALSE(tuning::hist_shared_model(problem(127, 1, atomic_class::cas, 16), d).per_warp);
+    CHECK(tuning::hist_shared_model(problem(1000, 1, atomic_class::cas, 1), d).per_warp);
   }
 
   TEST_CASE("hist model: bad problems are usage errors") {
