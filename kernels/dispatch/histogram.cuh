@@ -73,6 +73,12 @@ template <class Body, int h> constexpr tuning::atomic_class model_class() {
                                 : c == atomic_class::cas ? tuning::atomic_class::cas : tuning::atomic_class::xcg;
 }
 
+// n elements of T rounded up to whole 32-bit words (n itself for T of 4 bytes or more).
+template <class T> constexpr index_t words_of(index_t n) {
+  constexpr index_t per_word = sizeof(T) < 4 ? index_t(4 / sizeof(T)) : 1;
+  return (n + per_word - 1) / per_word * per_word;
+}
+
 // `count` ints of zeroed device memory (XCG locks), kept alive by `keep`.
 inline int* zeroed_locks(index_t count, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
   if (count <= 0) return nullptr;
@@ -185,6 +191,10 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
       L.shared = d.active && d.shared;
       L.per_warp = L.shared && d.per_warp;
       L.stride = L.shared && odd_strides && d.M > 1 && d.H_chk % 2 == 0 ? d.H_chk + 1 : d.H_chk;
+      // A copy per warp starts on a 32-bit word of its own: 1- and 2-byte bins update through
+      // their word, and a word shared with the next warp's copy would let one warp's CAS on it
+      // race that warp's plain stores (Note [One copy per warp for CAS]).
+      if (L.per_warp) L.stride = detail_hist::words_of<V>(d.H_chk);
       if (!L.shared) return;
       const std::size_t count = static_cast<std::size_t>(d.M) * static_cast<std::size_t>(L.stride);
       L.shared_bins = static_cast<unsigned>(shared_bytes);

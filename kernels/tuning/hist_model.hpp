@@ -239,8 +239,9 @@ constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device
   const std::int64_t S = detail::ceil_nonneg(H / len);
   const std::int64_t H_chk = detail::ceil_div(p.bins, S);
   const std::int64_t warps = d.block / 32;
+  const double copy_bytes = static_cast<double>(detail::ceil_div(p.bins * hist_bin_bytes(p, k), 4) * 4);  // whole words
   if (p.cls == atomic_class::cas && k.cas_copy_per_warp && M < d.block && el <= 8 && warps >= 1 &&
-      static_cast<double>(warps) * H * el <= d.shared_bytes)
+      static_cast<double>(warps) * copy_bytes <= d.shared_bytes)
     return {warps, 1, p.bins, 32, true};
   return {M, S, H_chk, C};
 }
