@@ -31,23 +31,16 @@ namespace rune::kernels {
 template <class Body, int h> using hist_target_t = decltype(std::declval<const Body&>().template target<h>());
 template <class Body, int h> using hist_value_t = decltype(std::declval<hist_target_t<Body, h>>().ne);
 
-// Whether some histogram of the body takes the lock path (XCG).
-template <class Body> constexpr bool hist_body_locks() {
-  return []<int... h>(std::integer_sequence<int, h...>) {
+// Whether some histogram of the body updates with atomic class c.
+template <class Body> constexpr bool hist_body_has(atomic_class c) {
+  return [c]<int... h>(std::integer_sequence<int, h...>) {
     return (false || ... ||
-            (atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>() ==
-             atomic_class::xcg));
+            (atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>() == c));
   }(std::make_integer_sequence<int, Body::histograms>{});
 }
-
-// Whether some histogram of the body updates by compare-and-swap (CAS class).
-template <class Body> constexpr bool hist_body_cas() {
-  return []<int... h>(std::integer_sequence<int, h...>) {
-    return (false || ... ||
-            (atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>() ==
-             atomic_class::cas));
-  }(std::make_integer_sequence<int, Body::histograms>{});
-}
+// The lock path (XCG); compare-and-swap (CAS).
+template <class Body> constexpr bool hist_body_locks() { return hist_body_has<Body>(atomic_class::xcg); }
+template <class Body> constexpr bool hist_body_cas() { return hist_body_has<Body>(atomic_class::cas); }
 
 // Whether some histogram of the body updates a 1- or 2-byte value (a masked CAS on its word).
 template <class Body> constexpr bool hist_body_subword() {
