@@ -52,7 +52,7 @@ __device__ inline unsigned char* hist_shared_memory() {
 // What a thread's updates go to: its own sub-histogram of each histogram. PerWarp: compiled for
 // shared CAS histograms with a copy per warp (Note [One copy per warp for CAS]); a separate
 // kernel, since the warp votes in its updates keep the compiler from overlapping a thread's
-// updates in every other kind of pass (30% slower when compiled into one kernel).
+// updates in every other kind of pass (24% - 36% slower when compiled into one kernel).
 template <class Body, bool PerWarp = false> struct hist_updater {
   static constexpr int K = Body::histograms;
   const Body& body;
@@ -91,8 +91,9 @@ template <class Body, bool PerWarp = false> struct hist_updater {
   // The same where every lane of the warp makes this call together (a full tile): lanes
   // updating one bin of a global-memory HDW histogram may combine first (warp_aggregate.cuh,
   // Note [Warp-aggregated updates]). `combine` is the warp's choice for the tile: -1 undecided (this
-  // update decides it from its keys), 0 no, 1 yes. A CAS histogram with a copy per warp always
-  // combines, then updates without atomics (Note [One copy per warp for CAS]).
+  // update decides it from its keys), 0 no, 1 yes. A CAS histogram with a copy per warp decides
+  // the same way; where it combines, the lowest lane of each bin updates without an atomic
+  // (Note [One copy per warp for CAS]).
   template <int h, class J, class T> __device__ void update_converged(J j, const T& value, int& combine) {
     using V = hist_value_t<Body, h>;
     with_offset<h>(j, [&](bool keep, auto b) {

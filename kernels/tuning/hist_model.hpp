@@ -265,7 +265,7 @@ constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device
   const double k_max = std::min(l2_for_hists / el, static_cast<double>(p.n)) / Td;
   const double u = p.cls == atomic_class::hdw ? k.u_hdw : k.u_other;
   const double C = std::min(Td, u * static_cast<double>(H_chk) / k_max);
-  std::int64_t M = std::clamp<std::int64_t>(detail::floor_nonneg(Td / C), 1, T);
+  const std::int64_t M = std::clamp<std::int64_t>(detail::floor_nonneg(Td / C), 1, T);
   const std::int64_t least = p.cls == atomic_class::hdw                         ? k.min_global_copies_hdw
                               : p.cls == atomic_class::cas && p.elem_bytes == 16 ? k.min_global_copies_wide_cas
                                                                                  : 0;

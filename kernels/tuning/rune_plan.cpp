@@ -325,8 +325,9 @@ int run_hist(const std::vector<std::string>& args) {
     std::printf("run=%s (shared S=%lld %s %lld for %s)\n", plan.run == hist_memory::shared ? "shared" : "global",
                 static_cast<long long>(plan.shared.S), plan.run == hist_memory::shared ? "<=" : ">", limit,
                 cls.c_str());
-  std::printf("  shared: H_chk=%lld C=%g; global: H_chk=%lld C=%g\n", static_cast<long long>(plan.shared.H_chk),
-              plan.shared.C, static_cast<long long>(plan.global.H_chk), plan.global.C);
+  std::printf("  shared: H_chk=%lld C=%g%s; global: H_chk=%lld C=%g\n", static_cast<long long>(plan.shared.H_chk),
+              plan.shared.C, plan.shared.per_warp ? " (a copy per warp)" : "", static_cast<long long>(plan.global.H_chk),
+              plan.global.C);
   return 0;
 }
 
