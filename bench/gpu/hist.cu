@@ -136,7 +136,7 @@ std::string path_of(const kn::hist_run_report& r) {
   if (r.histograms.empty()) return "?";
   const auto& d = r.histograms[0];
   if (r.plain) return "plain";
-  return d.shared ? "shared" : "global";
+  return d.partitioned ? "partitioned" : d.shared ? "shared" : "global";
 }
 
 // The median of `runs` timed calls, or one call when a single call takes over 50 ms (the plain
@@ -181,6 +181,8 @@ std::vector<static_choice> fig7_choices(long long H) {
   }
   for (long long M : {1, 4, 8, 16, 32})
     out.push_back({"global M=" + std::to_string(M), false, {kn::hist_override::memory::global, M, 1}});
+  // Not one of the paper's: the partitions that fit (Note [Partitioned histograms]).
+  out.push_back({"partitioned", false, {kn::hist_override::memory::partitioned, 0, 0}});
   return out;
 }
 
@@ -189,12 +191,13 @@ std::vector<static_choice> fig7_choices(long long H) {
 struct options {
   std::string csv_path, sweep_path, only;  // empty: no CSV, no sweep, every class
   long long n = 50'000'000;
+  long long min_bins = 1;  // --min-H: only the H of the paper's list from this one up
   int runs = 11;
   bool inspect = false;
 };
 
 void print_usage(FILE* to, const char* program) {
-  std::fprintf(to, "usage: %s [--csv FILE] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg] [--sweep FILE]\n",
+  std::fprintf(to, "usage: %s [--csv FILE] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg] [--min-H H] [--sweep FILE]\n",
                program);
 }
 
@@ -218,7 +221,8 @@ options parse_options(int argc, char** argv) {
   options opt;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const bool wants_value = arg == "--csv" || arg == "--sweep" || arg == "--class" || arg == "--n" || arg == "--runs";
+    const bool wants_value = arg == "--csv" || arg == "--sweep" || arg == "--class" || arg == "--n" || arg == "--runs" ||
+                             arg == "--min-H";
     if (arg == "--help" || arg == "-h") {
       print_usage(stdout, argv[0]);
       std::exit(0);
@@ -238,6 +242,8 @@ options parse_options(int argc, char** argv) {
         usage_error(argv[0], "--class wants one of hdw, cas, xcg, not '" + opt.only + "'");
     } else if (arg == "--n") {
       opt.n = parse_positive(argv[0], arg, argv[++i], INT32_MAX);  // CUB's HistogramEven counts samples in int
+    } else if (arg == "--min-H") {
+      opt.min_bins = parse_positive(argv[0], arg, argv[++i], 1LL << 40);
     } else {
       opt.runs = static_cast<int>(parse_positive(argv[0], arg, argv[++i], 1'000'000));
     }
@@ -288,6 +294,7 @@ int main(int argc, char** argv) {
     if (!only.empty() && only != cls) continue;
     for (int rf : RFs)
       for (long long H : Hs) {
+        if (H < opt.min_bins) continue;
         const bin_of b{static_cast<int>(std::max<long long>(1, H / rf)), rf};
         auto bins = rune::map(b, xs);
         result_row r{cls, H, rf, "", 0, 0, 0, 0, 0, "", true, true, 0, 1, 0, ""};

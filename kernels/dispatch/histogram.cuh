@@ -3,7 +3,9 @@
 // each in shared or global memory with the M and S of the SC20 model (dispatch/histogram_plan.hpp),
 // in one traversal of the input per pass; histogram_plain(n, body, stream): one global atomic
 // per update, the baseline. When the model puts every histogram in global memory with M = 1
-// and S = 1, histogram() is histogram_plain(): that choice is plain atomics on the bins.
+// and S = 1, histogram() is histogram_plain(): that choice is plain atomics on the bins. When
+// it partitions a single histogram, histogram() is histogram_partitioned()
+// (dispatch/histogram_partitioned.cuh).
 //
 // A pass with shared histograms sizes its grid from the occupancy at its shared-memory size,
 // so 1024-thread blocks run two per SM when their sub-histograms leave room, one otherwise.
@@ -30,7 +32,9 @@
 #include "../runtime/stream_allocator.hpp"
 #include "../tuning/policies.hpp"
 #include "for_each_index.cuh"
+#include "hist_buffers.hpp"
 #include "hist_inspector.cuh"
+#include "histogram_partitioned.cuh"
 #include "histogram_plan.hpp"
 
 namespace rune::kernels {
@@ -39,7 +43,7 @@ namespace rune::kernels {
 // benchmark's report; not thread-safe).
 struct hist_run_report {
   bool plain = false;
-  int passes = 0;
+  int passes = 0;  // traversals of the input (a partitioned histogram: 2, counting and scattering)
   int grid = 0;
   std::size_t shared_bytes = 0;
   std::vector<hist_decision> histograms;
@@ -60,7 +64,6 @@ template <class T> struct fill_with {
   __device__ void store(index_t i, nothing) const { out[i] = x; }
 };
 
-constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
 
 template <class Body, int h> constexpr bool locked() {
   using V = hist_value_t<Body, h>;
@@ -71,22 +74,6 @@ template <class Body, int h> constexpr tuning::atomic_class model_class() {
   constexpr atomic_class c = atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), V>();
   return c == atomic_class::hdw ? tuning::atomic_class::hdw
                                 : c == atomic_class::cas ? tuning::atomic_class::cas : tuning::atomic_class::xcg;
-}
-
-// n elements of T rounded up to whole 32-bit words (n itself for T of 4 bytes or more).
-template <class T> constexpr index_t words_of(index_t n) {
-  constexpr index_t per_word = sizeof(T) < 4 ? index_t(4 / sizeof(T)) : 1;
-  return (n + per_word - 1) / per_word * per_word;
-}
-
-// `count` ints of zeroed device memory (XCG locks), kept alive by `keep`.
-inline int* zeroed_locks(index_t count, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
-  if (count <= 0) return nullptr;
-  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(int);
-  auto p = device_allocate(bytes, stream);
-  RUNE_CUDA_CHECK(cudaMemsetAsync(p.get(), 0, bytes, stream));
-  keep.push_back(p);
-  return static_cast<int*>(p.get());
 }
 
 template <std::size_t... h>
@@ -149,7 +136,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
   double inspect_ms = 0;
   if (o.inspect_race_factor) {
     bool global = false;
-    for (const auto& d : plan) global = global || (d.active && !d.shared);
+    for (const auto& d : plan) global = global || (d.active && !d.shared && !d.partitioned);
     if (global) {  // RF only matters to the global-memory model
       const auto start = std::chrono::steady_clock::now();
       const std::array<double, K> rf = estimate_race_factors(n, body, stream);
@@ -160,6 +147,29 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
   }
   std::vector<double> race_factors(K);
   for (int h = 0; h < K; ++h) race_factors[h] = requests[h].race_factor;
+
+  if constexpr (K == 1) {
+    if (plan[0].partitioned) {
+      bool ran = false;
+      if (plan[0].S <= Policy::max_partitions) {  // more only where a test forces S
+        try {
+          histogram_partitioned<Policy>(n, body, plan[0], stream);
+          ran = true;
+        } catch (const cuda_error& e) {
+          // Its temporary buffers did not fit (they are allocated before any kernel runs):
+          // the global-memory plan below needs none of that size.
+          if (e.code != cudaErrorMemoryAllocation) throw;
+        }
+      }
+      if (ran) {
+        last_hist_run() = {false, 2, 0, 0, {plan[0]}, race_factors, inspect_ms};
+        return;
+      }
+      hist_override global = o;
+      global.where = hist_override::memory::global;
+      plan = plan_histograms(requests, device, global);
+    }
+  }
 
   bool plain = true;
   for (const auto& d : plan) plain = plain && (!d.active || (!d.shared && d.M == 1 && d.S == 1));

@@ -37,9 +37,10 @@ template <class Policy> tuning::hist_device current_hist_device() {
 }
 
 // Forces a memory, M or S (0: the model's). Forced values are clamped to what fits: shared M
-// to [1, B] and S up to what the shared memory needs; S at most H.
+// to [1, B] and S up to what the shared memory needs; S at most H. Partitioned: S is the
+// number of partitions (at least what the shared memory needs), M is 1.
 struct hist_override {
-  enum class memory { model, shared, global } where = memory::model;
+  enum class memory { model, shared, global, partitioned } where = memory::model;
   std::int64_t M = 0;
   std::int64_t S = 0;
   // Run the sampling race-factor inspector (dispatch/hist_inspector.cuh) when a histogram
@@ -74,7 +75,13 @@ struct hist_decision {
   bool shared = false;
   std::int64_t M = 1, S = 1, H_chk = 0;
   bool per_warp = false;  // shared, one copy per warp (Note [One copy per warp for CAS])
+  // Partitioned (Note [Partitioned histograms]): S partitions of H_chk bins, one shared copy
+  // each (M = 1); `shared` is false.
+  bool partitioned = false;
 };
+
+// The largest H a partitioned histogram takes: its kernels find a bin's partition in 32 bits.
+inline constexpr index_t hist_partitioned_max_bins = (index_t(1) << 31) - 1;
 
 // One histogram's memory, M, S and H_chk with `shared_bytes` of shared memory to itself.
 inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d, double shared_bytes,
@@ -86,6 +93,16 @@ inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d
   const tuning::hist_problem problem{std::max<index_t>(1, r.n), r.bins, std::clamp(r.race_factor, 1.0, 1e12), r.elem_bytes, r.cls};
   const tuning::hist_plan plan = tuning::hist_model(problem, d);
   const double el = static_cast<double>(tuning::hist_bin_bytes(problem));
+  bool partitioned = plan.run == tuning::hist_memory::partitioned;
+  if (o.where != hist_override::memory::model) partitioned = o.where == hist_override::memory::partitioned && plan.shared_fits;
+  if (r.bins > hist_partitioned_max_bins) partitioned = false;
+  if (partitioned) {
+    const std::int64_t len = std::max<std::int64_t>(1, static_cast<std::int64_t>(shared_bytes / el));
+    out.partitioned = true;
+    out.S = std::clamp<std::int64_t>(std::max(o.S, (r.bins + len - 1) / len), 1, r.bins);
+    out.H_chk = (r.bins + out.S - 1) / out.S;
+    return out;
+  }
   bool shared = plan.run == tuning::hist_memory::shared;
   if (o.where == hist_override::memory::shared) shared = plan.shared_fits;
   if (o.where == hist_override::memory::global) shared = false;
@@ -109,10 +126,16 @@ inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d
 }
 
 // Every histogram of a pass (Note [Shared memory for k histograms]); `slack` bytes per
-// histogram are held back for the 16-byte alignment of its shared regions.
+// histogram are held back for the 16-byte alignment of its shared regions. Only a single
+// histogram is partitioned (Note [Partitioned histograms]): k > 1 histograms of one pass
+// would need k partitionings of the updates.
 template <std::size_t K>
-std::array<hist_decision, K> plan_histograms(const std::array<hist_request, K>& rs, const tuning::hist_device& d,
-                                             const hist_override& o) {
+std::array<hist_decision, K> plan_histograms(const std::array<hist_request, K>& rs, tuning::hist_device d,
+                                             hist_override o) {
+  if (K > 1) {
+    d.tuning.max_partitions_hdw = d.tuning.max_partitions_cas = d.tuning.max_partitions_xcg = 0;
+    if (o.where == hist_override::memory::partitioned) o.where = hist_override::memory::global;
+  }
   constexpr double slack = 64;
   std::array<hist_decision, K> out{};
   const double L = d.shared_bytes - slack * static_cast<double>(K);

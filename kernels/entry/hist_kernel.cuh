@@ -2,6 +2,7 @@
 // __global__ shells of the histogram kernels: build the agent and run it (ARCHITECTURE.md §4.2).
 #include "../agent/hist_agent.cuh"
 #include "../agent/hist_combine_agent.cuh"
+#include "../agent/hist_partition_agent.cuh"
 #include "../agent/hist_sample_agent.cuh"
 
 namespace rune::kernels {
@@ -16,6 +17,25 @@ template <class Policy, class Op, class T>
 __global__ void __launch_bounds__(Policy::combine_threads)
     hist_combine_kernel(hist_target<Op, T> t, hist_layout L, bool reset) {
   hist_combine_agent<Policy, Op, T>{t, L, reset}.run();
+}
+
+// A partitioned histogram (Note [Partitioned histograms]): the count and scatter kernels,
+// then the pass over the partitioned updates.
+template <class Policy, class Body, class Offset>
+__global__ void __launch_bounds__(Policy::partition_threads, Policy::partition_blocks_per_sm)
+    hist_partition_count_kernel(index_t n, Body body, hist_partitions<Offset> parts) {
+  hist_partition_agent<Policy, Body, Offset>{body, parts, n}.count();
+}
+template <class Policy, class Body, class Offset>
+__global__ void __launch_bounds__(Policy::partition_threads, Policy::partition_scatter_blocks_per_sm)
+    hist_partition_scatter_kernel(index_t n, Body body, hist_partitions<Offset> parts) {
+  hist_partition_agent<Policy, Body, Offset>{body, parts, n}.scatter(hist_shared_memory());
+}
+
+template <class Policy, class Op, class V, class Offset>
+__global__ void __launch_bounds__(Policy::block_threads)
+    hist_partition_pass_kernel(hist_target<Op, V> t, hist_partitioned_updates<Offset> u) {
+  hist_partition_pass_agent<Policy, Op, V, Offset>{t, u, hist_shared_memory()}.run();
 }
 }  // namespace rune::kernels
 

@@ -113,6 +113,13 @@ struct hist_constants {
   // CAS in shared memory: when eqs. 1-3 share copies between threads (M < B) and one copy per
   // warp fits in one pass, give each warp its own copy (Note [One copy per warp for CAS]).
   bool cas_copy_per_warp = false;
+  // Partitioned (Note [Partitioned histograms]): where the model would run a histogram in
+  // global memory, its bins fit in 2 to max_partitions_<class> shared-memory chunks of one
+  // copy each and there are at least min_updates_per_bin updates per bin, partition the
+  // updates by chunk first and histogram each chunk in shared memory. 0: never (the paper
+  // has no such path).
+  std::int64_t max_partitions_hdw = 0, max_partitions_cas = 0, max_partitions_xcg = 0;
+  double min_updates_per_bin = 0;
 };
 
 
@@ -148,13 +155,24 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    8% - 10% slower, and the global model's S = 2 at H = 1572864 1.55x - 1.63x slower:
 //    min_global_copies_wide_cas = 8 (M = 26 at H = 49152 stays: 10% faster at RF 63).
 //  * XCG (locks) was not swept yet: the paper's constants.
+//  * Partitioned histograms (Note [Partitioned histograms]; bench_gpu_hist, session 10),
+//    N = 5e7, H = 393216 - 1572864: CAS (24-bit saturated add) 0.82 - 0.92 ms at RF 1 and
+//    1.94 - 1.97 ms at RF 63, against 1.93 - 2.84 and 7.4 - 16.8 ms for one CAS per update and
+//    1.78 - 3.95 ms for eqs. 4-6's global sub-histograms (session 9); 16-byte CAS (argmax
+//    pairs) 1.33 - 1.62 ms against 2.2 - 2.4 ms: max_partitions_cas = 64 (the most measured
+//    was 55). HDW: 0.65 - 0.78 ms against 0.60 - 0.65 ms for one atomic per update, not
+//    faster: max_partitions_hdw = 0. min_updates_per_bin = 8 keeps histograms with few
+//    updates per bin in global memory, where the partitioning's two traversals cannot pay
+//    (not measured below the 32 updates per bin of H = 1572864).
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .max_shared_passes_cas = 1,
                                                     .max_shared_passes_xcg = 6,
                                                     .hdw_shared_copies = 1,
                                                     .min_global_copies_hdw = 4,
                                                     .min_global_copies_wide_cas = 8,
-                                                    .cas_copy_per_warp = true};
+                                                    .cas_copy_per_warp = true,
+                                                    .max_partitions_cas = 64,
+                                                    .min_updates_per_bin = 8};
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
 inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
 
@@ -180,13 +198,14 @@ struct hist_choice {
   bool per_warp = false;  // shared: copy w % M for warp w, not t % M for thread t
 };
 
-enum class hist_memory { shared, global };
+enum class hist_memory { shared, global, partitioned };
 
 struct hist_plan {
   hist_choice shared;
   bool shared_fits;  // one bin fits in L (Note [Guards beyond the paper])
   hist_choice global;
   hist_memory run;
+  hist_choice partitioned;  // M = 1, S = P partitions of H_chk bins (Note [Partitioned histograms])
 };
 
 namespace detail {
@@ -282,6 +301,15 @@ constexpr std::int64_t hist_max_shared_passes(atomic_class c, const hist_constan
   return 0;
 }
 
+constexpr std::int64_t hist_max_partitions(atomic_class c, const hist_constants& k) {
+  switch (c) {
+    case atomic_class::hdw: return k.max_partitions_hdw;
+    case atomic_class::cas: return k.max_partitions_cas;
+    case atomic_class::xcg: return k.max_partitions_xcg;
+  }
+  return 0;
+}
+
 constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device& d) {
   return hist_shared_model(p, d, d.tuning);
 }
@@ -289,12 +317,37 @@ constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device
   return hist_global_model(p, d, d.tuning);
 }
 
+// Note [Partitioned histograms]
+// Beyond the bins one block's shared memory holds in a few passes, the paper goes to global
+// memory, where every update is an L2 atomic (HDW at H = 393216 - 786432 on the H100: 0.60 -
+// 0.63 ms for 5e7 updates, bound by the L2's atomic rate), or re-reads the input once per
+// chunk of bins (S shared passes). A partitioned histogram instead (1) counts, per block, the
+// updates that fall in each chunk of H_chk bins, (2) scans the counts into offsets, (3)
+// evaluates the body again and writes each kept update, as (bin within its chunk, value), to
+// its chunk's region (ranks within a warp by ballots over the chunk number, one shared atomic
+// per warp and chunk), and (4) histograms each chunk's region in shared memory with one copy,
+// flushing non-neutral bins to the destination. The input is read twice whatever the number
+// of chunks, and the updates are written and read once; the operator commutes, so their order
+// within a region does not matter. One copy per chunk (M = 1): the chunk is the largest that
+// fits, so P = ⌈H / ⌊L / el⌋⌉ partitions.
+constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
+  detail::check(p, d);
+  const double el = static_cast<double>(hist_bin_bytes(p, k));
+  const std::int64_t len = std::max<std::int64_t>(1, detail::floor_nonneg(d.shared_bytes / el));
+  const std::int64_t P = detail::ceil_div(p.bins, len);
+  return {1, P, detail::ceil_div(p.bins, P), static_cast<double>(d.block)};
+}
+
 constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
   const hist_choice sh = hist_shared_model(p, d, k);
   const bool fits = static_cast<double>(hist_bin_bytes(p, k)) <= d.shared_bytes;
   const hist_choice gl = hist_global_model(p, d, k);
+  const hist_choice pa = hist_partitioned_model(p, d, k);
   const bool use_shared = fits && sh.S <= hist_max_shared_passes(p.cls, k);
-  return {sh, fits, gl, use_shared ? hist_memory::shared : hist_memory::global};
+  const bool use_partitioned = !use_shared && fits && pa.S >= 2 && pa.S <= hist_max_partitions(p.cls, k) &&
+                               static_cast<double>(p.n) >= k.min_updates_per_bin * static_cast<double>(p.bins);
+  return {sh, fits, gl,
+          use_shared ? hist_memory::shared : use_partitioned ? hist_memory::partitioned : hist_memory::global, pa};
 }
 constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d) { return hist_model(p, d, d.tuning); }
 

@@ -8,8 +8,9 @@
 // `--model thesis` is the thesis' eq. 4 (scan_items_model.hpp); the default, `rune`, is the
 // per-architecture table the kernels use (scan_policy_sm90 in policies.hpp, for a plain
 // scan(op, ne, xs) of one array) where one exists, and the thesis' model elsewhere.
-// hist prints `shared M=<M> S=<S>`, `global M=<M> S=<S>` and `run=shared|global (...)`
-// (hist_model.hpp). Bad arguments: one line naming the problem and the usage, exit status 2.
+// hist prints `shared M=<M> S=<S>`, `global M=<M> S=<S>`, `run=shared|global|partitioned (...)`
+// and `partitioned P=<P> H_chk=<bins>` (hist_model.hpp). Bad arguments: one line naming the
+// problem and the usage, exit status 2.
 // `--device current` reads the device's limits through the CUDA runtime when rune-plan was
 // built with it (RUNE_PLAN_CUDA_RUNTIME), and fails with exit status 1 otherwise.
 #include <array>
@@ -321,10 +322,16 @@ int run_hist(const std::vector<std::string>& args) {
   if (!plan.shared_fits)
     std::printf("run=global (one %lld-byte bin does not fit in %.0f bytes of shared memory)\n",
                 static_cast<long long>(hist_bin_bytes(p, dev->tuning)), dev->shared_bytes);
+  else if (plan.run == hist_memory::partitioned)
+    std::printf("run=partitioned (shared S=%lld > %lld for %s; P=%lld <= %lld partitions)\n",
+                static_cast<long long>(plan.shared.S), limit, cls.c_str(), static_cast<long long>(plan.partitioned.S),
+                static_cast<long long>(hist_max_partitions(p.cls, dev->tuning)));
   else
     std::printf("run=%s (shared S=%lld %s %lld for %s)\n", plan.run == hist_memory::shared ? "shared" : "global",
                 static_cast<long long>(plan.shared.S), plan.run == hist_memory::shared ? "<=" : ">", limit,
                 cls.c_str());
+  std::printf("partitioned P=%lld H_chk=%lld\n", static_cast<long long>(plan.partitioned.S),
+              static_cast<long long>(plan.partitioned.H_chk));
   std::printf("  shared: H_chk=%lld C=%g%s; global: H_chk=%lld C=%g\n", static_cast<long long>(plan.shared.H_chk),
               plan.shared.C, plan.shared.per_warp ? " (a copy per warp)" : "", static_cast<long long>(plan.global.H_chk),
               plan.global.C);

@@ -203,7 +203,7 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
     CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
     CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
-    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::partitioned);
     // HDW in global memory: fewer than 4 copies run as one atomic per update (M = S = 1). RF 1,
     // what the pass plans with unless the inspector runs (the benchmark's RF 63 rows too).
     const auto few = tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d);
@@ -241,6 +241,40 @@ TEST_SUITE("tuning") {
     CHECK_FALSE(tuning::hist_shared_model(problem(2048, 1, atomic_class::cas, int_bytes), d).per_warp);  // 32 copies do not fit
     CHECK_FALSE(tuning::hist_shared_model(problem(127, 1, atomic_class::cas, 16), d).per_warp);
     CHECK(tuning::hist_shared_model(problem(1000, 1, atomic_class::cas, 1), d).per_warp);
+  }
+
+  TEST_CASE("hist model: partitioned histograms (Note [Partitioned histograms])") {
+    const auto& d = tuning::hist_h100;
+    // One copy of ⌊L / el⌋ bins a partition: 58112 int bins in the H100's 227 KiB, 14528 of 16 bytes.
+    struct row {
+      std::int64_t H, bytes, P;
+    };
+    for (const row r : {row{196608, int_bytes, 4}, row{393216, int_bytes, 7}, row{786432, int_bytes, 14},
+                        row{1572864, int_bytes, 28}, row{393216, 16, 28}, row{786432, 16, 55}}) {
+      CAPTURE(r.H);
+      CAPTURE(r.bytes);
+      const auto p = tuning::hist_model(problem(r.H, 1, atomic_class::cas, r.bytes), d);
+      CHECK(p.run == tuning::hist_memory::partitioned);
+      CHECK(p.partitioned.M == 1);
+      CHECK(p.partitioned.S == r.P);
+      CHECK(p.partitioned.H_chk == (r.H + r.P - 1) / r.P);
+      CHECK(static_cast<double>(p.partitioned.H_chk * r.bytes) <= d.shared_bytes);
+      // RF does not change it: the partitions' shared memory takes the races.
+      CHECK(tuning::hist_model(problem(r.H, 63, atomic_class::cas, r.bytes), d).run == tuning::hist_memory::partitioned);
+    }
+    // More partitions than pay (109 of 16 bytes), HDW (not faster than one atomic per update),
+    // XCG (not measured), few updates per bin, and the paper's device: global memory.
+    CHECK(tuning::hist_model(problem(1572864, 1, atomic_class::cas, 16), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::xcg, argmax_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::cas, int_bytes, 8 * 393216 - 1), d).run ==
+          tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::cas, int_bytes, 8 * 393216), d).run ==
+          tuning::hist_memory::partitioned);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::cas, int_bytes), tuning::hist_rtx2080ti).run ==
+          tuning::hist_memory::global);
+    // Where one pass in shared memory does, no partitions.
+    CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
   }
 
   TEST_CASE("hist model: bad problems are usage errors") {

@@ -80,6 +80,10 @@ rune_plan_case(hist_run_global_hdw_H49152 "\nrun=global \\(shared S=4 > 3 for hd
                hist --device rtx2080ti --N 5e7 --H 49152 --RF 1 --class hdw --elem-bytes 4)
 rune_plan_case(hist_h100_runs "shared M=[0-9]+ S=[0-9]+\nglobal M=[0-9]+ S=[0-9]+\nrun=(shared|global)"
                hist --device h100 --N 50000000 --H 1572864 --RF 63 --class xcg --elem-bytes 8)
+# On the H100, CAS beyond one shared pass partitions its updates (Note [Partitioned histograms]).
+rune_plan_case(hist_h100_partitioned_cas
+               "\nrun=partitioned \\(shared S=7 > 1 for cas; P=7 <= 64 partitions\\)\npartitioned P=7 H_chk=56174\n"
+               hist --device h100 --N 50000000 --H 393216 --RF 1 --class cas --elem-bytes 4)
 
 # Bad arguments: one line naming the problem and the usage, exit status 2.
 # The arguments travel to the script joined by '|' (a ';' would split them on the way).

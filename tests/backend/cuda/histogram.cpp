@@ -1,10 +1,11 @@
 // The cuda histogram paths (kernels::histogram) against plain sequential loops, each path
 // forced through the test hook so that every one runs at small sizes: shared memory with
 // M = 1, M > 1 and S > 1 (multi-pass), global memory with M = 1 (plain atomics), M > 1 and
-// S > 1, and the model's own choice. HDW, CAS (incl. 8- and 16-bit bins) and XCG; accumulation
-// into an existing destination; indices outside the bins, extreme ones included; far fewer
-// elements than bins; 10^7 and 10^8 bins; race factors 1 and 63; two fused histograms and a
-// stored map in one pass (the map written exactly once when S > 1).
+// S > 1, partitioned with one and with three partitions, and the model's own choice. HDW,
+// CAS (incl. 8- and 16-bit bins) and XCG; accumulation into an existing destination; indices
+// outside the bins, extreme ones included; far fewer elements than bins; 10^7 and 10^8 bins;
+// race factors 1 and 63; two fused histograms and a stored map in one pass (the map written
+// exactly once when S > 1).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -34,6 +35,8 @@ const kn::hist_override paths[] = {
     {where::global, 1, 2},     // the destination only, two passes
     {where::global, 64, 1},
     {where::global, 200, 2},   // more copies than one combine thread folds: grouped, atomic combine
+    {where::partitioned, 0, 1},  // counted, scattered, one partition of every bin
+    {where::partitioned, 0, 3},  // three partitions (Note [Partitioned histograms])
 };
 // The slowest checks run as one test case per path (TEST_CASE_TEMPLATE over path_number):
 // scripts/gpu-racecheck deals test cases to parallel shards, and one case running all nine
@@ -43,8 +46,8 @@ template <int P> struct path_number {
 };
 #define RUNE_HIST_PATH_NUMBERS                                                                                    \
   path_number<0>, path_number<1>, path_number<2>, path_number<3>, path_number<4>, path_number<5>, path_number<6>, \
-      path_number<7>, path_number<8>
-static_assert(std::size(paths) == 9, "RUNE_HIST_PATH_NUMBERS names every path");
+      path_number<7>, path_number<8>, path_number<9>, path_number<10>
+static_assert(std::size(paths) == 11, "RUNE_HIST_PATH_NUMBERS names every path");
 template <class P> std::span<const kn::hist_override> only_path() { return {&paths[P::value], 1}; }
 
 // A sub-histogram per thread (paths[3], M = the block's threads) leaves 56 int bins a pass in
@@ -63,7 +66,10 @@ template <class P> index_t elements_for(index_t n) {
 }
 
 std::string name_of(const kn::hist_override& o) {
-  const char* w = o.where == where::model ? "model" : o.where == where::shared ? "shared" : "global";
+  const char* w = o.where == where::model ? "model"
+                  : o.where == where::shared ? "shared"
+                  : o.where == where::global ? "global"
+                                             : "partitioned";
   return std::string(w) + " M=" + std::to_string(o.M) + " S=" + std::to_string(o.S);
 }
 
@@ -78,8 +84,10 @@ std::vector<T> reference(index_t bins, const std::vector<I>& is, const std::vect
 
 // genhist(bins, op, ne, is, vs) on the GPU along every path == the sequential loop.
 // Paths whose S stays small when H is huge (shared M = 1024 would take H / 56 passes).
+// Partitioned with the S that fits: 172 partitions at 10^7 bins; at 10^8 more than a
+// partitioned pass takes, so it runs in global memory instead.
 const kn::hist_override paths_for_many_bins[] = {
-    {}, {where::shared, 1, 1}, {where::global, 1, 1}, {where::global, 5, 3}, {where::global, 1, 2},
+    {}, {where::shared, 1, 1}, {where::global, 1, 1}, {where::global, 5, 3}, {where::global, 1, 2}, {where::partitioned, 0, 0},
 };
 
 template <class T, class Op, class I, class Paths = decltype(paths)>
@@ -227,7 +235,8 @@ TEST_CASE("cuda histogram paths: far fewer elements than bins; 10^7 and 10^8 bin
     const index_t h = 100'000'000, n = 1'000'000;
     const auto is = random_vector<std::int32_t>(n, 0, static_cast<std::int32_t>(h - 1));
     const auto want = reference(h, is, std::vector<int>(is.size(), 1), rune::plus{}, std::vector<int>(h, 0));
-    for (const kn::hist_override& path : {kn::hist_override{}, kn::hist_override{where::global, 3, 2}}) {
+    for (const kn::hist_override& path : {kn::hist_override{}, kn::hist_override{where::global, 3, 2},
+                                          kn::hist_override{where::partitioned, 0, 0}}) {
       CAPTURE(name_of(path));
       kn::scoped_hist_override forced(path);
       RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu).to_vector(), want);
@@ -347,14 +356,15 @@ TEST_CASE("kernels::histogram: the body's other effects happen on the first pass
   for (int x : keys)
     if (x >= 0 && x < h) ++want[static_cast<std::size_t>(x)];
   for (const kn::hist_override& path : {kn::hist_override{where::shared, 2, 4}, kn::hist_override{where::global, 3, 3},
-                                        kn::hist_override{where::global, 1, 1}}) {
+                                        kn::hist_override{where::global, 1, 1}, kn::hist_override{where::partitioned, 0, 3}}) {
     CAPTURE(name_of(path));
     auto bins = rune::to_array(std::vector<int>(h, 0));
     auto writes = rune::to_array(std::vector<int>(n, 0));
     auto d_keys = rune::to_array(keys);
     kn::histogram(n, counting_body{const_cast<int*>(bins.data()), h, d_keys.data(), const_cast<int*>(writes.data())}, 0, path);
     RUNE_CUDA_CHECK(cudaDeviceSynchronize());
-    CHECK(kn::last_hist_run().passes == static_cast<int>(path.S));
+    // A partitioned histogram traverses the input twice (counting, then scattering) whatever S.
+    CHECK(kn::last_hist_run().passes == (path.where == where::partitioned ? 2 : static_cast<int>(path.S)));
     RUNE_CHECK_SAME(bins.to_vector(), want);
     RUNE_CHECK_SAME(writes.to_vector(), std::vector<int>(n, 1));
   }

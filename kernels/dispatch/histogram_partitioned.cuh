@@ -1,0 +1,114 @@
+#pragma once
+// histogram_partitioned(n, body, decision, stream): a body's one histogram by partitions of
+// decision.H_chk bins (tuning/hist_model.hpp, Note [Partitioned histograms]): count, scan the
+// counts (cub::DeviceScan), scatter the updates into their partitions' regions, then one
+// shared-memory pass over the regions. Temporary memory: n bins-within-a-partition and n
+// values, the most updates there can be.
+#include <cuda_runtime.h>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../entry/hist_kernel.cuh"
+#include "../runtime/cuda_error.hpp"
+#include "../runtime/device_properties.hpp"
+#include "../runtime/stream_allocator.hpp"
+#include "hist_buffers.hpp"
+#include "histogram_plan.hpp"
+
+namespace rune::kernels {
+
+namespace detail_hist {
+template <class Policy, class Body, class Offset>
+void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaStream_t stream) {
+  using V = hist_value_t<Body, 0>;
+  using Op = decltype(body.template target<0>().op);
+  const device_properties& props = current_device_properties();
+  const auto target = body.template target<0>();
+  const auto P = static_cast<std::uint32_t>(d.S);
+
+  // Count and scatter: spans of whole tiles, the policy's blocks per SM (the scatter, whose
+  // tile's staging in shared memory and registers allow fewer, runs them in waves).
+  using agent = hist_partition_agent<Policy, Body, Offset>;
+  const auto count_kernel = hist_partition_count_kernel<Policy, Body, Offset>;
+  const auto scatter_kernel = hist_partition_scatter_kernel<Policy, Body, Offset>;
+  constexpr std::size_t staging = agent::staging_bytes();
+  static std::once_flag staging_opt_in;
+  std::call_once(staging_opt_in, [&] {
+    RUNE_CUDA_CHECK(cudaFuncSetAttribute(scatter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staging)));
+  });
+  int per_sm = 0;
+  const index_t resident = index_t(Policy::partition_blocks_per_sm) * props.sm_count;
+  const index_t tiles = (n + agent::tile - 1) / agent::tile;
+  const index_t span = (tiles + resident - 1) / resident * agent::tile;
+  const index_t grid = (n + span - 1) / span;
+
+  std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the passes
+  const auto allocate = [&](std::size_t bytes) {
+    keep.push_back(device_allocate(bytes, stream));
+    return keep.back().get();
+  };
+  // Every buffer before any kernel runs: when one does not fit, histogram() falls back to
+  // global memory with nothing written twice.
+  const index_t counted = index_t(P) * grid + 1;
+  hist_partitions<Offset> parts{partition_of::make(d.H_chk), P, span, static_cast<index_t*>(allocate(counted * sizeof(index_t))),
+                                static_cast<Offset*>(allocate(static_cast<std::size_t>(n) * sizeof(Offset))),
+                                allocate(static_cast<std::size_t>(n) * sizeof(V))};
+  std::size_t scan_bytes = 0;
+  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, parts.counts, counted, stream));
+  void* scan_temp = allocate(std::max<std::size_t>(scan_bytes, 16));
+
+  // The pass: one copy of a partition's bins per block (XCG: and its locks), as many blocks as
+  // fit at that size.
+  constexpr bool locked = atomic_class_of<Op, V>() == atomic_class::xcg;
+  const std::size_t bins_bytes = align16(static_cast<std::size_t>(words_of<V>(d.H_chk)) * sizeof(V));
+  const std::size_t shared_bytes = bins_bytes + (locked ? align16(static_cast<std::size_t>(d.H_chk) * sizeof(int)) : 0);
+  if (shared_bytes > static_cast<std::size_t>(props.shared_per_block_optin))
+    throw std::logic_error("rune::kernels::histogram: a partition of " + std::to_string(shared_bytes) +
+                           " bytes exceeds the device's " + std::to_string(props.shared_per_block_optin) +
+                           " bytes of shared memory per block");
+  const auto pass_kernel = hist_partition_pass_kernel<Policy, Op, V, Offset>;
+  static std::once_flag opt_in;
+  std::call_once(opt_in, [&] {
+    RUNE_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, props.shared_per_block_optin));
+  });
+  RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass_kernel, Policy::block_threads, shared_bytes));
+  if (per_sm < 1)
+    throw std::logic_error("rune::kernels::histogram: the partition pass cannot run one block of " +
+                           std::to_string(Policy::block_threads) + " threads with " + std::to_string(shared_bytes) +
+                           " bytes of shared memory");
+  const hist_partitioned_updates<Offset> updates{parts.counts, grid, P, d.H_chk, parts.offsets, parts.values,
+                                                 static_cast<unsigned>(bins_bytes),
+                                                 locked ? zeroed_locks(target.nbins, stream, keep) : nullptr};
+
+  count_kernel<<<static_cast<int>(grid), Policy::partition_threads, 0, stream>>>(n, body, parts);
+  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_count_kernel");
+  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, parts.counts, counted, stream));
+  scatter_kernel<<<static_cast<int>(grid), Policy::partition_threads, staging, stream>>>(n, body, parts);
+  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_scatter_kernel");
+  pass_kernel<<<per_sm * props.sm_count, Policy::block_threads, shared_bytes, stream>>>(target, updates);
+  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_pass_kernel");
+}
+}  // namespace detail_hist
+
+// Bins within a partition take 16 bits where a partition has at most 2^16 of them.
+template <class Policy, class Body>
+void histogram_partitioned(index_t n, const Body& body, const hist_decision& d, cudaStream_t stream) {
+  static_assert(Body::histograms == 1, "rune::kernels::histogram_partitioned: one histogram");
+  if (n <= 0) return;
+  if (!d.partitioned || d.S < 1 || d.S > Policy::max_partitions || d.H_chk < 1 ||
+      body.template target<0>().nbins > hist_partitioned_max_bins)
+    throw std::logic_error("rune::kernels::histogram_partitioned: " + std::to_string(d.S) + " partitions of " +
+                           std::to_string(d.H_chk) + " bins is not a partitioned plan this policy runs (at most " +
+                           std::to_string(Policy::max_partitions) + " partitions)");
+  if (d.H_chk <= (index_t(1) << 16)) detail_hist::run_partitioned<Policy, Body, std::uint16_t>(n, body, d, stream);
+  else detail_hist::run_partitioned<Policy, Body, std::uint32_t>(n, body, d, stream);
+}
+}  // namespace rune::kernels
