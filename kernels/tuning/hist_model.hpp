@@ -155,15 +155,17 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    8% - 10% slower, and the global model's S = 2 at H = 1572864 1.55x - 1.63x slower:
 //    min_global_copies_wide_cas = 8 (M = 26 at H = 49152 stays: 10% faster at RF 63).
 //  * XCG (locks) was not swept yet: the paper's constants.
-//  * Partitioned histograms (Note [Partitioned histograms]; bench_gpu_hist, session 10),
-//    N = 5e7, H = 393216 - 1572864: CAS (24-bit saturated add) 0.82 - 0.92 ms at RF 1 and
-//    1.94 - 1.97 ms at RF 63, against 1.93 - 2.84 and 7.4 - 16.8 ms for one CAS per update and
-//    1.78 - 3.95 ms for eqs. 4-6's global sub-histograms (session 9); 16-byte CAS (argmax
-//    pairs) 1.33 - 1.62 ms against 2.2 - 2.4 ms: max_partitions_cas = 64 (the most measured
-//    was 55). HDW: 0.65 - 0.78 ms against 0.60 - 0.65 ms for one atomic per update, not
-//    faster: max_partitions_hdw = 0. min_updates_per_bin = 8 keeps histograms with few
-//    updates per bin in global memory, where the partitioning's two traversals cannot pay
-//    (not measured below the 32 updates per bin of H = 1572864).
+//  * Partitioned histograms (Note [Partitioned histograms]; bench/results/
+//    2026-11-22-h100-hist-partitioned.md), N = 5e7: CAS (24-bit saturated add) at H = 196608 -
+//    1572864 0.76 - 0.93 ms at RF 1 and 1.56 - 1.98 ms at RF 63, against 1.78 - 1.79 and
+//    3.57 - 3.72 ms for eqs. 4-6's global sub-histograms; 16-byte CAS (argmax pairs) at
+//    H = 24576 - 786432 1.15 - 1.66 ms against 2.19 - 2.53 ms. In the Fig. 7 sweep it is the
+//    best static choice at every CAS point from H = 196608 up, where global memory had been up
+//    to 1.37x slower than the best: max_partitions_cas = 64 (the most measured: 55). HDW ran
+//    0.65 - 0.78 ms against 0.60 - 0.68 ms for one atomic per update, not faster:
+//    max_partitions_hdw = 0. XCG (locks) is not measured: 0. min_updates_per_bin = 8 keeps
+//    histograms with few updates per bin in global memory, where two traversals of the input
+//    cannot pay (a guard: nothing below 32 updates per bin was measured).
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .max_shared_passes_cas = 1,
                                                     .max_shared_passes_xcg = 6,
