@@ -1,14 +1,16 @@
 #pragma once
-// The three kernels of a partitioned histogram (tuning/hist_model.hpp, Note [Partitioned
+// The two kernels of a partitioned histogram (tuning/hist_model.hpp, Note [Partitioned
 // histograms]), for a body with one histogram:
-//   count:   block b evaluates the body over its span of elements and counts the kept updates
-//            of each partition (a chunk of H_chk bins);
-//   scatter: block b evaluates the body over the same span again and writes each kept update
-//            as (bin within its partition, value) into its partition's region, at the offsets
-//            the scanned counts give it, a tile at a time ordered by partition in shared memory;
-//   pass:    block b histograms its share of the partitioned updates in shared memory, one
-//            copy of one partition's bins at a time, and flushes each copy into the destination.
-// The body's other sinks (stored maps, scatters, points) write in the scatter kernel only.
+//   scatter: block b evaluates the body over its span of elements, a tile at a time, orders
+//            the tile's kept updates by partition (a chunk of H_chk bins) in shared memory and
+//            writes them, as (bin within its partition, value), over the tile's own elements'
+//            places: one contiguous run per tile, with the tile's count and start of each
+//            partition beside it;
+//   pass:    once the counts are scanned partition by partition, block b histograms its
+//            share of all the partitions' updates in shared memory, one copy of one
+//            partition's bins at a time (its warps reading the tiles' runs of that partition),
+//            and flushes each copy into the destination.
+// The body's other sinks (stored maps, scatters, points) write in the scatter kernel.
 #include <cub/block/block_scan.cuh>
 
 #include <cstddef>
@@ -41,16 +43,19 @@ struct partition_of {
   }
 };
 
-// What the count and scatter kernels know of the partitions.
+// What the scatter kernel knows of the partitions.
 template <class Offset> struct hist_partitions {
   partition_of of;
   std::uint32_t count;  // P
   index_t span;         // elements per block, a multiple of the tile
-  // [P][grid] kept updates per partition and block; scanned in place into each block's
-  // offset in its partition's region, with the total at [P * grid].
+  index_t tiles;        // tiles in [0, n)
+  // [P][tiles]: tile t's kept updates of partition p; scanned in place (partition by
+  // partition, tile by tile) into where they start among all the partitions' updates, with
+  // the total at [P * tiles].
   index_t* counts;
-  Offset* offsets;      // per kept update, its bin within its partition
-  void* values;         // per kept update, its value
+  unsigned* starts;     // [tiles][P]: where partition p's updates start in tile t's run
+  Offset* offsets;      // per tile element, a kept update's bin within its partition
+  void* values;         // per tile element, a kept update's value
 };
 
 // The update a body's element makes, held for the warp's collective step (the body calls
@@ -81,17 +86,15 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
   using tile_scan = cub::BlockScan<unsigned, threads>;
 
   // The scatter's dynamic shared memory: a tile's kept updates ordered by partition, values
-  // first (the widest alignment), then bins within the partition, then partition numbers.
-  static constexpr std::size_t staging_bytes() {
-    return static_cast<std::size_t>(tile) * (sizeof(V) + sizeof(Offset) + sizeof(std::uint16_t));
-  }
+  // first (the widest alignment), then bins within the partition.
+  static constexpr std::size_t staging_bytes() { return static_cast<std::size_t>(tile) * (sizeof(V) + sizeof(Offset)); }
 
   const Body& body;
   const hist_partitions<Offset>& parts;
   index_t n;
 
   // The block's span, a tile at a time: f(k, kept, key, j, v) for item k of every thread (past
-  // the span's end too, unkept: every lane takes part in the votes), then f.end_tile().
+  // the span's end too, unkept: every lane takes part in the votes), then f.end_tile(first).
   // first_pass: whether the body's other sinks write. A full tile inside every sink loads
   // runs of consecutive elements (load_runs.cuh, Note [Striped runs]): which thread takes an
   // element does not matter, the updates commute.
@@ -113,7 +116,7 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
               body.store(run_start<threads, vector_run>(first, r) + e, v[r][e], u, first_pass, covered);
               take(r * vector_run + e, u, f);
             }
-          f.end_tile();
+          f.end_tile(first);
           continue;
         }
       }
@@ -130,7 +133,7 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
         if (i < end) body.store(i, v[k], u, first_pass);
         take(k, u, f);
       }
-      f.end_tile();
+      f.end_tile(first);
     }
   }
 
@@ -142,58 +145,32 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
     f(k, kept, kept ? parts.of(j) : parts.count, j, u.v);
   }
 
-  // Counts the kept updates of each partition in the block's span: one shared atomic per
-  // update (aggregating the warp's lanes by partition first, by ballots or __match_any_sync,
-  // made the count kernel issue-bound: 291 us by ballots against 202 at H = 393216 on the H100).
-  __device__ void count() const {
-    __shared__ unsigned tally[max_partitions];
-    const int tid = static_cast<int>(threadIdx.x);
-    const std::uint32_t P = parts.count;
-    for (std::uint32_t p = static_cast<std::uint32_t>(tid); p < P; p += threads) tally[p] = 0;
-    if (blockIdx.x == 0 && tid == 0) parts.counts[index_t(P) * gridDim.x] = 0;  // the scan's total
-    __syncthreads();
-    struct {
-      unsigned* tally;
-      __device__ void end_tile() {}
-      __device__ void operator()(int, bool kept, std::uint32_t key, std::uint32_t, const V&) {
-        if (kept) atomicAdd(&tally[key], 1u);
-      }
-    } counter{tally};
-    for_each_tile(false, counter);
-    __syncthreads();
-    for (std::uint32_t p = static_cast<std::uint32_t>(tid); p < P; p += threads)
-      parts.counts[index_t(p) * gridDim.x + blockIdx.x] = tally[p];
-  }
-
-  // Writes the kept updates of the block's span into their partitions' regions. Each tile is
-  // first ordered by partition in shared memory, so that the writes are runs of consecutive
-  // addresses: written straight from the warps, each lane of a warp landed in its own region
-  // (28 partitions: 32 sectors per store) and the scatter took most of the histogram's time.
+  // Writes the kept updates of each tile of the block's span over the tile's own elements'
+  // places, ordered by partition in shared memory first: the writes are one contiguous run
+  // per tile. Written straight from the warps, each lane of a warp landed in a region of its
+  // own (28 partitions: 32 sectors per store) and the scatter took most of the histogram's
+  // time. Per tile, the count of each partition and where it starts in the run go beside it,
+  // so no pass counts the updates before this one (counting first cost 126 of 727 us at
+  // H = 393216).
   __device__ void scatter(unsigned char* shared) const {
     __shared__ unsigned tally[max_partitions], tile_start[max_partitions];
-    __shared__ index_t base[max_partitions];
     __shared__ unsigned kept_in_tile;
     __shared__ typename tile_scan::TempStorage scan;
     const int tid = static_cast<int>(threadIdx.x), lane = tid & 31;
     const std::uint32_t P = parts.count;
     V* staged_values = reinterpret_cast<V*>(shared);
     Offset* staged_bins = reinterpret_cast<Offset*>(shared + tile * sizeof(V));
-    std::uint16_t* staged_keys = reinterpret_cast<std::uint16_t*>(shared + tile * (sizeof(V) + sizeof(Offset)));
-    for (std::uint32_t p = static_cast<std::uint32_t>(tid); p < P; p += threads) {
-      tally[p] = 0;
-      base[p] = parts.counts[index_t(p) * gridDim.x + blockIdx.x];
-    }
+    for (std::uint32_t p = static_cast<std::uint32_t>(tid); p < P; p += threads) tally[p] = 0;
+    if (blockIdx.x == 0 && tid == 0) parts.counts[index_t(P) * parts.tiles] = 0;  // the scan's total
     __syncthreads();
     struct {
       const hist_partition_agent& a;
       unsigned* tally;
       unsigned* tile_start;
-      index_t* base;
       unsigned& kept_in_tile;
       typename tile_scan::TempStorage& scan;
       V* staged_values;
       Offset* staged_bins;
-      std::uint16_t* staged_keys;
       int tid, lane;
       std::uint32_t P;
       // Per item: partition << 16 | rank (both below 2^16: P <= max_partitions, rank < tile),
@@ -214,11 +191,22 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
         bin[k] = kept ? j - p * a.parts.of.chunk : 0;
         value[k] = v;
       }
-      __device__ void end_tile() {
+      // Three barriers: the tallies are complete; the partitions' starts are known (each
+      // thread of a partition also publishes and clears its tally, which no one reads again
+      // before the next tile's ranks); the tile is staged.
+      __device__ void end_tile(index_t first) {
+        const index_t t = first / tile;
         __syncthreads();
-        unsigned mine = tid < static_cast<int>(P) ? tally[tid] : 0, before = 0, total = 0;
-        tile_scan(scan).ExclusiveSum(mine, before, total);
-        if (tid < static_cast<int>(P)) tile_start[tid] = before;
+        const bool mine = tid < static_cast<int>(P);
+        const unsigned count = mine ? tally[tid] : 0;
+        unsigned before = 0, total = 0;
+        tile_scan(scan).ExclusiveSum(count, before, total);
+        if (mine) {
+          tile_start[tid] = before;
+          tally[tid] = 0;
+          a.parts.counts[index_t(tid) * a.parts.tiles + t] = count;
+          a.parts.starts[t * P + tid] = before;
+        }
         if (tid == 0) kept_in_tile = total;
         __syncthreads();
 #pragma unroll
@@ -228,92 +216,117 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
             const unsigned s = tile_start[p] + (slot[k] & 0xffffu);
             staged_values[s] = value[k];
             staged_bins[s] = static_cast<Offset>(bin[k]);
-            staged_keys[s] = static_cast<std::uint16_t>(p);
           }
         }
         __syncthreads();
-        V* values = static_cast<V*>(a.parts.values);
+        V* values = static_cast<V*>(a.parts.values) + t * tile;
+        Offset* offsets = a.parts.offsets + t * tile;
         for (unsigned s = static_cast<unsigned>(tid); s < kept_in_tile; s += threads) {
-          const std::uint16_t p = staged_keys[s];
-          const index_t at = base[p] + (s - tile_start[p]);
-          a.parts.offsets[at] = staged_bins[s];
-          values[at] = staged_values[s];
+          offsets[s] = staged_bins[s];
+          values[s] = staged_values[s];
         }
-        __syncthreads();
-        if (tid < static_cast<int>(P)) {
-          base[tid] += tally[tid];
-          tally[tid] = 0;
-        }
-        __syncthreads();
       }
-    } stager{*this, tally, tile_start, base, kept_in_tile, scan, staged_values, staged_bins, staged_keys, tid, lane, P, {}, {}, {}};
+    } stager{*this, tally, tile_start, kept_in_tile, scan, staged_values, staged_bins, tid, lane, P, {}, {}, {}};
     for_each_tile(true, stager);
   }
 };
 
 // Where the pass kernel finds the partitioned updates.
 template <class Offset> struct hist_partitioned_updates {
-  const index_t* starts;  // partition p's updates are [starts[p * stride], starts[(p + 1) * stride])
-  index_t stride;         // the count kernels' grid
-  std::uint32_t count;    // P
-  index_t chunk;          // bins per partition
+  // [P * tiles + 1]: where segment g = (partition p, tile t), at g = p * tiles + t, starts among
+  // all the partitions' updates laid end to end; the total last.
+  const index_t* scanned;
+  const unsigned* starts;  // [tiles][P]: where partition p's updates start in tile t's run
+  index_t tiles, tile;
+  std::uint32_t count;     // P
+  index_t chunk;           // bins per partition
   const Offset* offsets;
   const void* values;
-  unsigned shared_locks;  // XCG: the byte offset of the locks in shared memory
-  int* global_locks;      // XCG: one per destination bin
+  unsigned shared_locks;   // XCG: the byte offset of the locks in shared memory
+  int* global_locks;       // XCG: one per destination bin
 };
 
 template <class Policy, class Op, class V, class Offset> struct hist_partition_pass_agent {
   static constexpr int threads = Policy::block_threads;
+  static constexpr int warps = threads / 32;
   static constexpr int items = Policy::partition_pass_items;
   static constexpr bool locked = atomic_class_of<Op, V>() == atomic_class::xcg;
+  static_assert(threads % 32 == 0, "whole warps: each reads segments of its own");
   hist_target<Op, V> t;
   const hist_partitioned_updates<Offset>& u;
   unsigned char* shared;
 
-  __device__ index_t start(std::uint32_t p) const { return u.starts[index_t(p) * u.stride]; }
-
-  // Block b takes updates [total·b / grid, total·(b + 1) / grid) of all the partitions' regions
-  // laid end to end, a copy of its partition's bins at a time.
+  // Block b takes updates [total·b / grid, total·(b + 1) / grid) of all the partitions'
+  // updates laid end to end, a copy of one partition's bins at a time; within a partition,
+  // warp w reads segments (the partition's run in one tile) w, w + warps, ...
   __device__ void run() const {
-    const int tid = static_cast<int>(threadIdx.x);
-    const index_t total = start(u.count);
+    const int tid = static_cast<int>(threadIdx.x), warp = tid / 32, lane = tid & 31;
+    const index_t segments = index_t(u.count) * u.tiles;
+    const index_t total = u.scanned[segments];
     const index_t lo = total / gridDim.x * blockIdx.x + total % gridDim.x * blockIdx.x / gridDim.x;
     const index_t hi = total / gridDim.x * (blockIdx.x + 1) + total % gridDim.x * (blockIdx.x + 1) / gridDim.x;
-    std::uint32_t p = 0;
-    while (p + 1 < u.count && start(p + 1) <= lo) ++p;
+    if (lo >= hi) return;
+    // The segment holding update lo: the last g with scanned[g] <= lo.
+    index_t first = 0, last = segments - 1;
+    while (first < last) {
+      const index_t mid = (first + last + 1) / 2;
+      if (u.scanned[mid] <= lo) first = mid;
+      else last = mid - 1;
+    }
     V* bins = reinterpret_cast<V*>(shared);
     int* locks = reinterpret_cast<int*>(shared + u.shared_locks);
     const V* values = static_cast<const V*>(u.values);
-    for (index_t at = lo; at < hi; ++p) {
-      const index_t until = start(p + 1) < hi ? start(p + 1) : hi;
-      if (until <= at) continue;  // an empty partition
-      const index_t bin0 = index_t(p) * u.chunk;
-      const unsigned len = static_cast<unsigned>(t.nbins - bin0 < u.chunk ? t.nbins - bin0 : u.chunk);
-      fill_shared_region<threads>(bins, len, t.ne, tid);
-      if constexpr (locked) fill_shared_region<threads>(locks, len, 0, tid);
-      __syncthreads();
-      for (index_t first = at; first < until; first += index_t(threads) * items) {
-        Offset b[items];
-        V v[items];
+    for (index_t g = first;;) {
+      const std::uint32_t p = static_cast<std::uint32_t>(g / u.tiles);
+      const index_t end = index_t(p + 1) * u.tiles;  // the partition's last segment + 1
+      const index_t vlo = u.scanned[g] > lo ? u.scanned[g] : lo;
+      const index_t vhi = u.scanned[end] < hi ? u.scanned[end] : hi;
+      if (vlo < vhi) {
+        const index_t bin0 = index_t(p) * u.chunk;
+        const unsigned len = static_cast<unsigned>(t.nbins - bin0 < u.chunk ? t.nbins - bin0 : u.chunk);
+        fill_shared_region<threads>(bins, len, t.ne, tid);
+        if constexpr (locked) fill_shared_region<threads>(locks, len, 0, tid);
+        __syncthreads();
+        // Warp w takes the partition's segments w, w + warps, ..., 32 at a time: lane l reads
+        // the bounds and place of the l-th of them first, all at once (read segment by
+        // segment, each segment's three dependent loads grew with the partitions: 28
+        // partitions of 146-update segments ran 1.5x slower than 7), then the warp walks them.
+        for (index_t group = g + warp; group < end; group += 32 * warps) {
+          const index_t mine = group + index_t(lane) * warps;
+          index_t s0 = vhi, s1 = vhi, base = 0;
+          if (mine < end) {
+            s0 = u.scanned[mine];
+            s1 = u.scanned[mine + 1];
+            const index_t tile_of = mine - index_t(p) * u.tiles;
+            base = tile_of * u.tile + u.starts[tile_of * u.count + p] - s0;  // update v sits at base + v
+          }
+          if (__shfl_sync(~0u, s0, 0) >= vhi) break;  // segments lie in increasing order
+          for (int k = 0; k < 32; ++k) {
+            const index_t a0 = __shfl_sync(~0u, s0, k), b0 = __shfl_sync(~0u, s1, k), at = __shfl_sync(~0u, base, k);
+            const index_t a = a0 > vlo ? a0 : vlo, b = b0 < vhi ? b0 : vhi;
+            for (index_t v = a + lane; v < b; v += 32 * items) {
+              Offset bin[items];
+              V value[items];
 #pragma unroll
-        for (int k = 0; k < items; ++k) {
-          const index_t i = first + index_t(k) * threads + tid;
-          if (i < until) {
-            b[k] = u.offsets[i];
-            v[k] = values[i];
+              for (int e = 0; e < items; ++e)
+                if (v + 32 * e < b) {
+                  bin[e] = u.offsets[at + v + 32 * e];
+                  value[e] = values[at + v + 32 * e];
+                }
+#pragma unroll
+              for (int e = 0; e < items; ++e)
+                if (v + 32 * e < b) shared_atomic_update(t.op, bins + bin[e], value[e], locks + bin[e]);
+            }
           }
         }
-#pragma unroll
-        for (int k = 0; k < items; ++k)
-          if (first + index_t(k) * threads + tid < until) shared_atomic_update(t.op, bins + b[k], v[k], locks + b[k]);
+        __syncthreads();
+        for_each_non_neutral<threads>(bins, len, t.ne, tid, [&](unsigned b, const V& acc) {
+          atomic_update(t.op, t.bins + bin0 + b, acc, u.global_locks ? u.global_locks + bin0 + b : nullptr);
+        });
+        __syncthreads();  // the copy is read before the next partition's fill
       }
-      __syncthreads();
-      for_each_non_neutral<threads>(bins, len, t.ne, tid, [&](unsigned b, const V& acc) {
-        atomic_update(t.op, t.bins + bin0 + b, acc, u.global_locks ? u.global_locks + bin0 + b : nullptr);
-      });
-      __syncthreads();  // the copy is read before the next partition's fill
-      at = until;
+      if (u.scanned[end] >= hi || end >= segments) break;  // the block's share ends in this partition
+      g = end;
     }
   }
 };

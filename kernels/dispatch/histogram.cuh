@@ -43,7 +43,7 @@ namespace rune::kernels {
 // benchmark's report; not thread-safe).
 struct hist_run_report {
   bool plain = false;
-  int passes = 0;  // traversals of the input (a partitioned histogram: 2, counting and scattering)
+  int passes = 0;  // traversals of the input (a partitioned histogram: 1, its scatter)
   int grid = 0;
   std::size_t shared_bytes = 0;
   std::vector<hist_decision> histograms;
@@ -162,7 +162,7 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
         }
       }
       if (ran) {
-        last_hist_run() = {false, 2, 0, 0, {plan[0]}, race_factors, inspect_ms};
+        last_hist_run() = {false, 1, 0, 0, {plan[0]}, race_factors, inspect_ms};
         return;
       }
       hist_override global = o;

@@ -1,9 +1,10 @@
 #pragma once
 // histogram_partitioned(n, body, decision, stream): a body's one histogram by partitions of
-// decision.H_chk bins (tuning/hist_model.hpp, Note [Partitioned histograms]): count, scan the
-// counts (cub::DeviceScan), scatter the updates into their partitions' regions, then one
-// shared-memory pass over the regions. Temporary memory: n bins-within-a-partition and n
-// values, the most updates there can be.
+// decision.H_chk bins (tuning/hist_model.hpp, Note [Partitioned histograms]): scatter the
+// updates, each tile's ordered by partition, scan the tiles' counts partition by partition
+// (cub::DeviceScan), then one shared-memory pass over the partitions. Temporary memory: a
+// bin-within-a-partition and a value per element (rounded up to whole tiles), the most
+// updates there can be, and two words per tile and partition.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_scan.cuh>
@@ -34,10 +35,8 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
   const auto target = body.template target<0>();
   const auto P = static_cast<std::uint32_t>(d.S);
 
-  // Count and scatter: spans of whole tiles, the policy's blocks per SM (the scatter, whose
-  // tile's staging in shared memory and registers allow fewer, runs them in waves).
+  // The scatter: spans of whole tiles, the policy's blocks per SM.
   using agent = hist_partition_agent<Policy, Body, Offset>;
-  const auto count_kernel = hist_partition_count_kernel<Policy, Body, Offset>;
   const auto scatter_kernel = hist_partition_scatter_kernel<Policy, Body, Offset>;
   constexpr std::size_t staging = agent::staging_bytes();
   static std::once_flag staging_opt_in;
@@ -57,12 +56,18 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
   };
   // Every buffer before any kernel runs: when one does not fit, histogram() falls back to
   // global memory with nothing written twice.
-  const index_t counted = index_t(P) * grid + 1;
-  hist_partitions<Offset> parts{partition_of::make(d.H_chk), P, span, static_cast<index_t*>(allocate(counted * sizeof(index_t))),
-                                static_cast<Offset*>(allocate(static_cast<std::size_t>(n) * sizeof(Offset))),
-                                allocate(static_cast<std::size_t>(n) * sizeof(V))};
+  const index_t segments = index_t(P) * tiles;
+  const auto places = static_cast<std::size_t>(tiles * agent::tile);
+  hist_partitions<Offset> parts{partition_of::make(d.H_chk),
+                                P,
+                                span,
+                                tiles,
+                                static_cast<index_t*>(allocate(static_cast<std::size_t>(segments + 1) * sizeof(index_t))),
+                                static_cast<unsigned*>(allocate(static_cast<std::size_t>(segments) * sizeof(unsigned))),
+                                static_cast<Offset*>(allocate(places * sizeof(Offset))),
+                                allocate(places * sizeof(V))};
   std::size_t scan_bytes = 0;
-  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, parts.counts, counted, stream));
+  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, parts.counts, segments + 1, stream));
   void* scan_temp = allocate(std::max<std::size_t>(scan_bytes, 16));
 
   // The pass: one copy of a partition's bins per block (XCG: and its locks), as many blocks as
@@ -84,15 +89,13 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
     throw std::logic_error("rune::kernels::histogram: the partition pass cannot run one block of " +
                            std::to_string(Policy::block_threads) + " threads with " + std::to_string(shared_bytes) +
                            " bytes of shared memory");
-  const hist_partitioned_updates<Offset> updates{parts.counts, grid, P, d.H_chk, parts.offsets, parts.values,
-                                                 static_cast<unsigned>(bins_bytes),
+  const hist_partitioned_updates<Offset> updates{parts.counts, parts.starts, tiles, agent::tile, P, d.H_chk,
+                                                 parts.offsets, parts.values, static_cast<unsigned>(bins_bytes),
                                                  locked ? zeroed_locks(target.nbins, stream, keep) : nullptr};
 
-  count_kernel<<<static_cast<int>(grid), Policy::partition_threads, 0, stream>>>(n, body, parts);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_count_kernel");
-  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, parts.counts, counted, stream));
   scatter_kernel<<<static_cast<int>(grid), Policy::partition_threads, staging, stream>>>(n, body, parts);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_scatter_kernel");
+  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, parts.counts, segments + 1, stream));
   pass_kernel<<<per_sm * props.sm_count, Policy::block_threads, shared_bytes, stream>>>(target, updates);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_pass_kernel");
 }

@@ -19,13 +19,8 @@ __global__ void __launch_bounds__(Policy::combine_threads)
   hist_combine_agent<Policy, Op, T>{t, L, reset}.run();
 }
 
-// A partitioned histogram (Note [Partitioned histograms]): the count and scatter kernels,
-// then the pass over the partitioned updates.
-template <class Policy, class Body, class Offset>
-__global__ void __launch_bounds__(Policy::partition_threads, Policy::partition_blocks_per_sm)
-    hist_partition_count_kernel(index_t n, Body body, hist_partitions<Offset> parts) {
-  hist_partition_agent<Policy, Body, Offset>{body, parts, n}.count();
-}
+// A partitioned histogram (Note [Partitioned histograms]): the scatter, then the pass over
+// the partitioned updates.
 template <class Policy, class Body, class Offset>
 __global__ void __launch_bounds__(Policy::partition_threads, Policy::partition_scatter_blocks_per_sm)
     hist_partition_scatter_kernel(index_t n, Body body, hist_partitions<Offset> parts) {

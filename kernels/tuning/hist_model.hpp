@@ -157,15 +157,15 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //  * XCG (locks) was not swept yet: the paper's constants.
 //  * Partitioned histograms (Note [Partitioned histograms]; bench/results/
 //    2026-11-22-h100-hist-partitioned.md), N = 5e7: CAS (24-bit saturated add) at H = 196608 -
-//    1572864 0.76 - 0.93 ms at RF 1 and 1.56 - 1.98 ms at RF 63, against 1.78 - 1.79 and
-//    3.57 - 3.72 ms for eqs. 4-6's global sub-histograms; 16-byte CAS (argmax pairs) at
-//    H = 24576 - 786432 1.15 - 1.66 ms against 2.19 - 2.53 ms. In the Fig. 7 sweep it is the
-//    best static choice at every CAS point from H = 196608 up, where global memory had been up
-//    to 1.37x slower than the best: max_partitions_cas = 64 (the most measured: 55). HDW ran
-//    0.65 - 0.78 ms against 0.60 - 0.68 ms for one atomic per update, not faster:
-//    max_partitions_hdw = 0. XCG (locks) is not measured: 0. min_updates_per_bin = 8 keeps
-//    histograms with few updates per bin in global memory, where two traversals of the input
-//    cannot pay (a guard: nothing below 32 updates per bin was measured).
+//    1572864 0.65 - 0.85 ms at RF 1 and 0.99 - 1.03 ms at RF 63, against 1.78 - 1.79 and
+//    3.57 - 3.72 ms for eqs. 4-6's global sub-histograms; 16-byte CAS (argmax pairs) up to
+//    H = 786432 0.99 - 1.25 ms against 2.19 - 2.53 ms: max_partitions_cas = 64 (the most
+//    measured: 55). HDW: 0.49 - 0.51 ms at H = 196608 - 393216 and 0.56 ms at 786432 (14
+//    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
+//    0.60 at 1572864 (28): max_partitions_hdw = 14 (at 196608 four shared passes, 0.34 -
+//    0.36 ms, stay). XCG (locks) is not measured: 0. min_updates_per_bin = 8 keeps histograms
+//    with few updates per bin in global memory, where a pass over the updates beside the
+//    atomics cannot pay (a guard: nothing below 32 updates per bin was measured).
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .max_shared_passes_cas = 1,
                                                     .max_shared_passes_xcg = 6,
@@ -173,6 +173,7 @@ inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .min_global_copies_hdw = 4,
                                                     .min_global_copies_wide_cas = 8,
                                                     .cas_copy_per_warp = true,
+                                                    .max_partitions_hdw = 14,
                                                     .max_partitions_cas = 64,
                                                     .min_updates_per_bin = 8};
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
@@ -322,16 +323,16 @@ constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device
 // Note [Partitioned histograms]
 // Beyond the bins one block's shared memory holds in a few passes, the paper goes to global
 // memory, where every update is an L2 atomic (HDW at H = 393216 - 786432 on the H100: 0.60 -
-// 0.63 ms for 5e7 updates, bound by the L2's atomic rate), or re-reads the input once per
-// chunk of bins (S shared passes). A partitioned histogram instead (1) counts, per block, the
-// updates that fall in each chunk of H_chk bins, (2) scans the counts into offsets, (3)
-// evaluates the body again and writes each kept update, as (bin within its chunk, value), to
-// its chunk's region (ranks within a warp by ballots over the chunk number, one shared atomic
-// per warp and chunk), and (4) histograms each chunk's region in shared memory with one copy,
-// flushing non-neutral bins to the destination. The input is read twice whatever the number
-// of chunks, and the updates are written and read once; the operator commutes, so their order
-// within a region does not matter. One copy per chunk (M = 1): the chunk is the largest that
-// fits, so P = ⌈H / ⌊L / el⌋⌉ partitions.
+// 0.65 ms for 5e7 updates, bound by the L2's atomic rate), or re-reads the input once per
+// chunk of bins (S shared passes). A partitioned histogram instead (1) evaluates the body once
+// and, a tile at a time, orders the tile's kept updates by partition (a chunk of H_chk bins)
+// in shared memory, writing them as (bin within its partition, value) over the tile's own
+// elements' places, with the tile's count and start of each partition beside them; (2) scans
+// the counts partition by partition; (3) histograms each partition's updates (a run in every
+// tile) in shared memory with one copy, flushing non-neutral bins to the destination. The
+// input is read once, the updates written and read once; the operator commutes, so their
+// order does not matter. One copy per partition (M = 1): the chunk is the largest that fits,
+// so P = ⌈H / ⌊L / el⌋⌉ partitions.
 constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
   detail::check(p, d);
   const double el = static_cast<double>(hist_bin_bytes(p, k));

@@ -155,16 +155,15 @@ struct hist_policy_sm90 {
   static constexpr int blocks_per_sm = 2;
   static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
   static constexpr int combine_subs_per_thread = 64;
-  // Partitioned histograms (Note [Partitioned histograms]): the count and scatter kernels'
-  // blocks, and the most partitions they tally in shared memory. The scatter holds a tile's
-  // keys, ranks and values across its staging: left to itself it took 96 - 105 registers,
-  // one 512-thread block per SM; held to 64, two. Its grid (the count's too: both walk the
-  // same spans) is four blocks per SM, in waves where fewer fit.
+  // Partitioned histograms (Note [Partitioned histograms]): the scatter kernel's blocks and
+  // the most partitions it tallies in shared memory. The scatter holds a tile's keys, ranks
+  // and values across its staging: left to itself it took 96 - 105 registers, one 512-thread
+  // block per SM; held to 64, two. Its grid is four blocks per SM, in waves.
   static constexpr int partition_threads = 512;
   static constexpr int partition_blocks_per_sm = 4;
   static constexpr int partition_scatter_blocks_per_sm = 2;
   static constexpr int max_partitions = 256;
-  static constexpr int partition_pass_items = 4;  // updates in flight per thread of the pass (8 spilled at 64 registers)
+  static constexpr int partition_pass_items = 4;  // updates in flight per lane of the pass (8 spilled at 64 registers)
   template <class Loaded, class Weight> static constexpr int items_for(Weight w) {
     if (w == Weight::locked) return items_per_thread_locked;
     const int cap = w == Weight::light ? max_items : items_per_thread_heavy;

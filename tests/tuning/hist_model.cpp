@@ -201,7 +201,7 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_shared_model(problem(31, 1, atomic_class::cas, int_bytes), d).M == 1024);
     // The switch: HDW stays in shared memory up to S = 4, CAS only with S = 1.
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
-    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::partitioned);
     CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::partitioned);
     // HDW in global memory: fewer than 4 copies run as one atomic per update (M = S = 1). RF 1,
@@ -262,10 +262,14 @@ TEST_SUITE("tuning") {
       // RF does not change it: the partitions' shared memory takes the races.
       CHECK(tuning::hist_model(problem(r.H, 63, atomic_class::cas, r.bytes), d).run == tuning::hist_memory::partitioned);
     }
-    // More partitions than pay (109 of 16 bytes), HDW (not faster than one atomic per update),
-    // XCG (not measured), few updates per bin, and the paper's device: global memory.
+    // HDW up to 14 partitions; four shared passes where they do (H = 196608).
+    CHECK(tuning::hist_model(problem(393216, 63, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::partitioned);
+    CHECK(tuning::hist_model(problem(786432, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::partitioned);
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
+    // More partitions than pay (109 of 16 bytes for CAS, 28 of 4 bytes for HDW), XCG (not
+    // measured), few updates per bin, and the paper's device: global memory.
     CHECK(tuning::hist_model(problem(1572864, 1, atomic_class::cas, 16), d).run == tuning::hist_memory::global);
-    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(1572864, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::global);
     CHECK(tuning::hist_model(problem(393216, 1, atomic_class::xcg, argmax_bytes), d).run == tuning::hist_memory::global);
     CHECK(tuning::hist_model(problem(393216, 1, atomic_class::cas, int_bytes, 8 * 393216 - 1), d).run ==
           tuning::hist_memory::global);
