@@ -64,7 +64,6 @@ template <class T> struct fill_with {
   __device__ void store(index_t i, nothing) const { out[i] = x; }
 };
 
-
 template <class Body, int h> constexpr bool locked() {
   using V = hist_value_t<Body, h>;
   return atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), V>() == atomic_class::xcg;
