@@ -157,13 +157,13 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //  * XCG (locks) was not swept yet: the paper's constants.
 //  * Partitioned histograms (Note [Partitioned histograms]; bench/results/
 //    2026-11-22-h100-hist-partitioned.md), N = 5e7: CAS (24-bit saturated add) at H = 196608 -
-//    1572864 0.65 - 0.85 ms at RF 1 and 0.99 - 1.03 ms at RF 63, against 1.78 - 1.79 and
+//    1572864 0.60 - 0.79 ms at RF 1 and 0.90 - 0.96 ms at RF 63, against 1.78 - 1.79 and
 //    3.57 - 3.72 ms for eqs. 4-6's global sub-histograms; 16-byte CAS (argmax pairs) up to
-//    H = 786432 0.99 - 1.25 ms against 2.19 - 2.53 ms: max_partitions_cas = 64 (the most
-//    measured: 55). HDW: 0.49 - 0.51 ms at H = 196608 - 393216 and 0.56 ms at 786432 (14
+//    H = 786432 0.89 - 1.35 ms against 2.19 - 2.53 ms: max_partitions_cas = 64 (the most
+//    measured: 55). HDW: 0.49 - 0.51 ms at H = 393216 and 0.56 - 0.59 ms at 786432 (14
 //    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
 //    0.60 at 1572864 (28): max_partitions_hdw = 14 (at 196608 four shared passes, 0.34 -
-//    0.36 ms, stay). XCG (locks) is not measured: 0. min_updates_per_bin = 8 keeps histograms
+//    0.36 ms against 0.49 partitioned, stay). XCG (locks) is not measured: 0. min_updates_per_bin = 8 keeps histograms
 //    with few updates per bin in global memory, where a pass over the updates beside the
 //    atomics cannot pay (a guard: nothing below 32 updates per bin was measured).
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
