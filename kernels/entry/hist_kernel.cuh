@@ -3,6 +3,7 @@
 #include "../agent/hist_agent.cuh"
 #include "../agent/hist_combine_agent.cuh"
 #include "../agent/hist_partition_agent.cuh"
+#include "../agent/hist_partition_pass_agent.cuh"
 #include "../agent/hist_sample_agent.cuh"
 
 namespace rune::kernels {
