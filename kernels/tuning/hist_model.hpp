@@ -163,9 +163,10 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    measured: 55). HDW: 0.49 - 0.51 ms at H = 393216 and 0.56 - 0.59 ms at 786432 (14
 //    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
 //    0.60 at 1572864 (28): max_partitions_hdw = 14 (at 196608 four shared passes, 0.34 -
-//    0.36 ms against 0.49 partitioned, stay). XCG (locks) is not measured: 0. min_updates_per_bin = 8 keeps histograms
-//    with few updates per bin in global memory, where a pass over the updates beside the
-//    atomics cannot pay (a guard: nothing below 32 updates per bin was measured).
+//    0.36 ms against 0.49 partitioned, stay). XCG (locks) is not measured: 0.
+//    min_updates_per_bin = 8 keeps histograms with few updates per bin in global memory,
+//    where a pass over the updates beside the atomics cannot pay (a guard: nothing below 32
+//    updates per bin was measured).
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
                                                     .max_shared_passes_cas = 1,
                                                     .max_shared_passes_xcg = 6,
