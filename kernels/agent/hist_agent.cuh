@@ -89,41 +89,37 @@ template <class Body, bool PerWarp = false> struct hist_updater {
   }
 
   // The same where every lane of the warp makes this call together (a full tile): lanes
-  // updating one bin of a global-memory HDW histogram may combine first (warp_aggregate.cuh,
-  // Note [Warp-aggregated updates]). `combine` is the warp's choice for the tile: -1 undecided (this
-  // update decides it from its keys), 0 no, 1 yes. A CAS histogram with a copy per warp decides
-  // the same way; where it combines, the lowest lane of each bin updates without an atomic
-  // (Note [One copy per warp for CAS]).
+  // updating one bin may combine first (warp_aggregate.cuh, Note [Warp-aggregated updates]),
+  // where that pays: a global-memory HDW histogram, whose lowest lane of each bin then applies
+  // the total atomically, and a CAS histogram with a copy per warp, whose lowest lane stores it
+  // without an atomic (Note [One copy per warp for CAS]). `combine` is the warp's choice for
+  // the tile: -1 undecided (this update decides it from its keys), 0 no, 1 yes.
   template <int h, class J, class T> __device__ void update_converged(J j, const T& value, int& combine) {
     using V = hist_value_t<Body, h>;
     with_offset<h>(j, [&](bool keep, auto b) {
       using B = decltype(b);
       constexpr atomic_class c = atomic_class_of<decltype(body.template target<h>().op), V>();
-      if constexpr (PerWarp && c == atomic_class::cas) {
-        if (p.h[h].per_warp) {
+      if constexpr (c == atomic_class::hdw || (PerWarp && c == atomic_class::cas)) {
+        const bool combines = c == atomic_class::hdw ? !p.h[h].shared : p.h[h].per_warp;
+        if (combines) {
           const B key = keep ? b : ~B{0};  // never a bin: b < len
           if (combine < 0) combine = neighbours_share_keys(key, keep) ? 1 : 0;
           if (combine) {
             V v = static_cast<V>(value);
             const auto op = body.template target<h>().op;
             const bool lead = combine_equal_keys(op, key, v) && keep;
-            __syncwarp();  // the warp's earlier updates (plain or CAS) are visible
-            if (lead) {
-              V* bin = reinterpret_cast<V*>(shared + shared_bins[h]) + b;
-              *bin = op(*bin, v);
+            if constexpr (c == atomic_class::hdw) {
+              if (lead) apply<h>(b, v);
+            } else {
+              __syncwarp();  // the warp's earlier updates (plain or CAS) are visible
+              if (lead) {
+                V* bin = reinterpret_cast<V*>(shared + shared_bins[h]) + b;
+                *bin = op(*bin, v);
+              }
+              __syncwarp();
             }
-            __syncwarp();
             return;
           }
-        }
-      }
-      if constexpr (c == atomic_class::hdw) {
-        const B key = keep ? b : ~B{0};  // never a bin: b < len
-        if (combine < 0) combine = !p.h[h].shared && neighbours_share_keys(key, keep) ? 1 : 0;
-        if (combine) {
-          V v = static_cast<V>(value);
-          if (combine_equal_keys(body.template target<h>().op, key, v) && keep) apply<h>(b, v);
-          return;
         }
       }
       if (keep) apply<h>(b, value);
