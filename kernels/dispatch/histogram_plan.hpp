@@ -133,7 +133,7 @@ template <std::size_t K>
 std::array<hist_decision, K> plan_histograms(const std::array<hist_request, K>& rs, tuning::hist_device d,
                                              hist_override o) {
   if (K > 1) {
-    d.tuning.max_partitions_hdw = d.tuning.max_partitions_cas = d.tuning.max_partitions_xcg = 0;
+    d.tuning.max_partitions = {0, 0, 0};
     if (o.where == hist_override::memory::partitioned) o.where = hist_override::memory::global;
   }
   constexpr double slack = 64;

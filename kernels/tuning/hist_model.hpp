@@ -92,6 +92,14 @@ constexpr std::optional<atomic_class> find_atomic_class(std::string_view name) {
   return std::nullopt;
 }
 
+// One value of a constant per atomic class.
+template <class T> struct per_class {
+  T hdw, cas, xcg;
+  constexpr T operator[](atomic_class c) const {
+    return c == atomic_class::hdw ? hdw : c == atomic_class::cas ? cas : xcg;
+  }
+};
+
 // The model's own constants, chosen experimentally by the paper; a device row may carry
 // others measured on that device (Note [H100 constants]).
 struct hist_constants {
@@ -102,7 +110,7 @@ struct hist_constants {
   double u_other = 1;       // eq. 6: CAS and XCG
   std::int64_t lock_bytes = 4;  // XCG's lock per bin
   // Section V-A: compute in shared memory when its S is at most this, per class.
-  std::int64_t max_shared_passes_hdw = 3, max_shared_passes_cas = 4, max_shared_passes_xcg = 6;
+  per_class<std::int64_t> max_shared_passes{3, 4, 6};
   // HDW in shared memory: when c > 0, at most the paper's static M_c = ⌊c·B / min(H, B)⌋
   // copies (section V-A finds M_1 near optimal for HDW); 0 keeps eqs. 1-3's M.
   double hdw_shared_copies = 0;
@@ -114,11 +122,11 @@ struct hist_constants {
   // warp fits in one pass, give each warp its own copy (Note [One copy per warp for CAS]).
   bool cas_copy_per_warp = false;
   // Partitioned (Note [Partitioned histograms]): where the model would run a histogram in
-  // global memory, its bins fit in 2 to max_partitions_<class> shared-memory chunks of one
+  // global memory, its bins fit in 2 to max_partitions[class] shared-memory chunks of one
   // copy each and there are at least min_updates_per_bin updates per bin, partition the
   // updates by chunk first and histogram each chunk in shared memory. 0: never (the paper
   // has no such path).
-  std::int64_t max_partitions_hdw = 0, max_partitions_cas = 0, max_partitions_xcg = 0;
+  per_class<std::int64_t> max_partitions{0, 0, 0};
   double min_updates_per_bin = 0;
 };
 
@@ -143,9 +151,9 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    M = 1024 at H = 31 ran 1.18-1.25x slower than the best static choice at every H ≤ 24576;
 //    M_1 was within 2% of the best everywhere: hdw_shared_copies = 1.
 //  * HDW at H = 196608 runs fastest in shared memory with S = 4 (0.49 ms, global 0.62 ms);
-//    at S = 7 global wins: max_shared_passes_hdw = 4.
+//    at S = 7 global wins: max_shared_passes.hdw = 4.
 //  * CAS at H = 196608 with S = 4 ran 2.35x slower in shared memory than in global memory;
-//    with S = 1 shared memory wins by 5x: max_shared_passes_cas = 1.
+//    with S = 1 shared memory wins by 5x: max_shared_passes.cas = 1.
 //  * HDW in global memory: M = 3 at H = 786432 ran 1% - 5% slower than one atomic per update
 //    (0.62 - 0.63 ms against 0.61 - 0.62, RF 1 and 63, four runs; the copies' combine costs
 //    more than the contention it saves), M = 6 at H = 393216 1% - 3% faster:
@@ -159,23 +167,20 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    2026-11-22-h100-hist-partitioned.md), N = 5e7: CAS (24-bit saturated add) at H = 196608 -
 //    1572864 0.60 - 0.79 ms at RF 1 and 0.90 - 0.96 ms at RF 63, against 1.78 - 1.79 and
 //    3.57 - 3.72 ms for eqs. 4-6's global sub-histograms; 16-byte CAS (argmax pairs) up to
-//    H = 786432 0.89 - 1.35 ms against 2.19 - 2.53 ms: max_partitions_cas = 64 (the most
+//    H = 786432 0.89 - 1.35 ms against 2.19 - 2.53 ms: max_partitions.cas = 64 (the most
 //    measured: 55). HDW: 0.49 - 0.51 ms at H = 393216 and 0.56 - 0.59 ms at 786432 (14
 //    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
-//    0.60 at 1572864 (28): max_partitions_hdw = 14 (at 196608 four shared passes, 0.34 -
+//    0.60 at 1572864 (28): max_partitions.hdw = 14 (at 196608 four shared passes, 0.34 -
 //    0.36 ms against 0.49 partitioned, stay). XCG (locks) is not measured: 0.
 //    min_updates_per_bin = 8 keeps histograms with few updates per bin in global memory,
 //    where a pass over the updates beside the atomics cannot pay (a guard: nothing below 32
 //    updates per bin was measured).
-inline constexpr hist_constants hist_h100_constants{.max_shared_passes_hdw = 4,
-                                                    .max_shared_passes_cas = 1,
-                                                    .max_shared_passes_xcg = 6,
+inline constexpr hist_constants hist_h100_constants{.max_shared_passes = {4, 1, 6},
                                                     .hdw_shared_copies = 1,
                                                     .min_global_copies_hdw = 4,
                                                     .min_global_copies_wide_cas = 8,
                                                     .cas_copy_per_warp = true,
-                                                    .max_partitions_hdw = 14,
-                                                    .max_partitions_cas = 64,
+                                                    .max_partitions = {14, 64, 0},
                                                     .min_updates_per_bin = 8};
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
 inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
@@ -296,24 +301,6 @@ constexpr hist_choice hist_global_model(const hist_problem& p, const hist_device
   return {M, S, H_chk, C};
 }
 
-constexpr std::int64_t hist_max_shared_passes(atomic_class c, const hist_constants& k) {
-  switch (c) {
-    case atomic_class::hdw: return k.max_shared_passes_hdw;
-    case atomic_class::cas: return k.max_shared_passes_cas;
-    case atomic_class::xcg: return k.max_shared_passes_xcg;
-  }
-  return 0;
-}
-
-constexpr std::int64_t hist_max_partitions(atomic_class c, const hist_constants& k) {
-  switch (c) {
-    case atomic_class::hdw: return k.max_partitions_hdw;
-    case atomic_class::cas: return k.max_partitions_cas;
-    case atomic_class::xcg: return k.max_partitions_xcg;
-  }
-  return 0;
-}
-
 constexpr hist_choice hist_shared_model(const hist_problem& p, const hist_device& d) {
   return hist_shared_model(p, d, d.tuning);
 }
@@ -347,8 +334,8 @@ constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, cons
   const bool fits = static_cast<double>(hist_bin_bytes(p, k)) <= d.shared_bytes;
   const hist_choice gl = hist_global_model(p, d, k);
   const hist_choice pa = hist_partitioned_model(p, d, k);
-  const bool use_shared = fits && sh.S <= hist_max_shared_passes(p.cls, k);
-  const bool use_partitioned = !use_shared && fits && pa.S >= 2 && pa.S <= hist_max_partitions(p.cls, k) &&
+  const bool use_shared = fits && sh.S <= k.max_shared_passes[p.cls];
+  const bool use_partitioned = !use_shared && fits && pa.S >= 2 && pa.S <= k.max_partitions[p.cls] &&
                                static_cast<double>(p.n) >= k.min_updates_per_bin * static_cast<double>(p.bins);
   return {sh, fits, gl,
           use_shared ? hist_memory::shared : use_partitioned ? hist_memory::partitioned : hist_memory::global, pa};

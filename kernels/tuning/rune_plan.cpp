@@ -318,14 +318,14 @@ int run_hist(const std::vector<std::string>& args) {
               static_cast<long long>(p.elem_bytes));
   std::printf("shared M=%lld S=%lld\n", static_cast<long long>(plan.shared.M), static_cast<long long>(plan.shared.S));
   std::printf("global M=%lld S=%lld\n", static_cast<long long>(plan.global.M), static_cast<long long>(plan.global.S));
-  const long long limit = static_cast<long long>(hist_max_shared_passes(p.cls, dev->tuning));
+  const long long limit = static_cast<long long>(dev->tuning.max_shared_passes[p.cls]);
   if (!plan.shared_fits)
     std::printf("run=global (one %lld-byte bin does not fit in %.0f bytes of shared memory)\n",
                 static_cast<long long>(hist_bin_bytes(p, dev->tuning)), dev->shared_bytes);
   else if (plan.run == hist_memory::partitioned)
     std::printf("run=partitioned (shared S=%lld > %lld for %s; P=%lld <= %lld partitions)\n",
                 static_cast<long long>(plan.shared.S), limit, cls.c_str(), static_cast<long long>(plan.partitioned.S),
-                static_cast<long long>(hist_max_partitions(p.cls, dev->tuning)));
+                static_cast<long long>(dev->tuning.max_partitions[p.cls]));
   else
     std::printf("run=%s (shared S=%lld %s %lld for %s)\n", plan.run == hist_memory::shared ? "shared" : "global",
                 static_cast<long long>(plan.shared.S), plan.run == hist_memory::shared ? "<=" : ">", limit,

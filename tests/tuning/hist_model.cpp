@@ -210,7 +210,7 @@ TEST_SUITE("tuning") {
     CHECK(few.M == 1);
     CHECK(few.S == 1);
     CHECK(few.H_chk == 786432);
-    const tuning::hist_constants without{.max_shared_passes_hdw = 4, .hdw_shared_copies = 1};
+    const tuning::hist_constants without{.max_shared_passes = {4, 4, 6}, .hdw_shared_copies = 1};
     CHECK(tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d, without).M == 3);
     CHECK(tuning::hist_global_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).M == 6);
     CHECK(tuning::hist_global_model(problem(786432, 63, atomic_class::hdw, int_bytes), d).M == 9);
