@@ -88,18 +88,24 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
           for (int k = 0; k < 32; ++k) {
             const index_t a0 = __shfl_sync(~0u, s0, k), b0 = __shfl_sync(~0u, s1, k), at = __shfl_sync(~0u, base, k);
             const index_t a = a0 > vlo ? a0 : vlo, b = b0 < vhi ? b0 : vhi;
-            for (index_t v = a + lane; v < b; v += 32 * items) {
+            if (a >= b) continue;
+            // The segment's part in this share, counted in 32 bits (a segment lies within one
+            // tile): 64-bit indices per update held registers that more updates in flight need.
+            const Offset* seg_bins = u.offsets + (at + a);
+            const V* seg_values = values + (at + a);
+            const auto count = static_cast<unsigned>(b - a);
+            for (unsigned v = static_cast<unsigned>(lane); v < count; v += 32u * items) {
               Offset bin[items];
               V value[items];
 #pragma unroll
               for (int e = 0; e < items; ++e)
-                if (v + 32 * e < b) {
-                  bin[e] = u.offsets[at + v + 32 * e];
-                  value[e] = values[at + v + 32 * e];
+                if (v + 32u * e < count) {
+                  bin[e] = seg_bins[v + 32u * e];
+                  value[e] = seg_values[v + 32u * e];
                 }
 #pragma unroll
               for (int e = 0; e < items; ++e)
-                if (v + 32 * e < b) shared_atomic_update(t.op, bins + bin[e], value[e], locks + bin[e]);
+                if (v + 32u * e < count) shared_atomic_update(t.op, bins + bin[e], value[e], locks + bin[e]);
             }
           }
         }

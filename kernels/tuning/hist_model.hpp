@@ -171,7 +171,10 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    measured: 55). HDW: 0.49 - 0.51 ms at H = 393216 and 0.56 - 0.59 ms at 786432 (14
 //    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
 //    0.60 at 1572864 (28): max_partitions.hdw = 14 (at 196608 four shared passes, 0.34 -
-//    0.36 ms against 0.49 partitioned, stay). XCG (locks) is not measured: 0.
+//    0.36 ms against 0.49 partitioned, stay). With session 11's scatter (a multiply-high
+//    division, 16-byte stores): 0.42 - 0.44 ms at 393216, 0.48 - 0.50 at 786432, and at 1572864
+//    0.62 against 0.61 at RF 1, 0.58 against 0.61 at RF 63 (one sweep): 14 stays.
+//    XCG (locks) is not measured: 0.
 //    min_updates_per_bin = 8 keeps histograms with few updates per bin in global memory,
 //    where a pass over the updates beside the atomics cannot pay (a guard: nothing below 32
 //    updates per bin was measured).

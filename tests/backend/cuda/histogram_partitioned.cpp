@@ -42,7 +42,7 @@ struct argmax16_op {
 constexpr argmax16 argmax16_id{INT64_MAX, INT32_MIN, 0};
 }  // namespace
 
-TEST_CASE("partition_of: the float quotient, corrected, is integer division") {
+TEST_CASE("partition_of: the partition and the bin within it are integer division and remainder") {
   for (index_t chunk : {index_t{1}, index_t{3}, index_t{7}, index_t{1000}, index_t{56828}, index_t{65536}, index_t{65537},
                         index_t{1} << 20, (index_t{1} << 30) + 1}) {
     CAPTURE(chunk);
@@ -52,9 +52,15 @@ TEST_CASE("partition_of: the float quotient, corrected, is integer division") {
                             std::uint64_t{(1u << 31) - 2}, std::uint64_t{(1u << 31) - 1}}) {
       if (j >= (std::uint64_t{1} << 31)) continue;
       CAPTURE(j);
-      CHECK(of(static_cast<std::uint32_t>(j)) == j / c);
+      const auto at = of(static_cast<std::uint32_t>(j));
+      CHECK(at.partition == j / c);
+      CHECK(at.bin == j % c);
     }
-    for (std::uint64_t j = 0; j < (std::uint64_t{1} << 31); j += 65521 + 2 * c) CHECK(of(static_cast<std::uint32_t>(j)) == j / c);
+    for (std::uint64_t j = 0; j < (std::uint64_t{1} << 31); j += 65521 + 2 * c) {
+      const auto at = of(static_cast<std::uint32_t>(j));
+      CHECK(at.partition == j / c);
+      CHECK(at.bin == j % c);
+    }
   }
 }
 
