@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "atomic_update.cuh"
+#include "cas_batch.cuh"
 #include "hist_body.cuh"
 #include "hist_layout.cuh"
 #include "load_runs.cuh"
@@ -166,7 +167,18 @@ template <class Updater, int K> struct converged_updater {
   }
 };
 
-template <class Policy, class Body, bool PerWarp = false> struct hist_agent {
+// Which pass kernel runs a histogram; each is an instantiation of its own, so that the votes
+// of one and the registers of another do not slow the rest (the notes say by how much).
+enum class hist_pass_kind {
+  direct,       // every update applied as it is made
+  per_warp,     // shared CAS with a copy per warp (Note [One copy per warp for CAS])
+  batched_cas,  // shared CAS, a full tile's updates applied together (Note [Batched compare-and-swap])
+};
+
+template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct> struct hist_agent {
+  static constexpr bool per_warp = Kind == hist_pass_kind::per_warp;
+  static_assert(Kind != hist_pass_kind::batched_cas || hist_batches_cas<Body>(),
+                "rune::kernels: a batched CAS pass updates one histogram of 4-byte values by CAS");
   static constexpr int K = Body::histograms;
   static constexpr int threads = Policy::block_threads;
   static constexpr int items = Policy::template items_for<typename Body::loaded>(hist_body_weight<Body>());
@@ -181,7 +193,7 @@ template <class Policy, class Body, bool PerWarp = false> struct hist_agent {
   __device__ void run() const {
     unsigned char* shared = hist_shared_memory();
     const int tid = static_cast<int>(threadIdx.x);
-    hist_updater<Body, PerWarp> u{body, p, shared, {}, {}, {}, {}};
+    hist_updater<Body, per_warp> u{body, p, shared, {}, {}, {}, {}};
     for_each_histogram([&]<int h>() { u.template assign<h>(tid, index_t(blockIdx.x) * threads + tid); });
     for_each_histogram([&]<int h>() { init_shared<h>(shared, tid); });
     __syncthreads();
@@ -199,7 +211,7 @@ template <class Policy, class Body, bool PerWarp = false> struct hist_agent {
   // tile inside every sink loads runs of consecutive elements and skips the per-element length
   // checks (load_runs.cuh, Note [Striped runs]); updates commute, so the order does not matter.
   // A body without runs (load_run, runs_fit) takes the guarded loop everywhere.
-  __device__ void traverse(hist_updater<Body, PerWarp>& u) const {
+  __device__ void traverse(hist_updater<Body, per_warp>& u) const {
     for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {
       if (base + tile <= n) {
         if constexpr (vector_run > 1) {
@@ -219,21 +231,49 @@ template <class Policy, class Body, bool PerWarp = false> struct hist_agent {
     }
   }
 
-  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body, PerWarp>& all) const {
-    converged_updater<hist_updater<Body, PerWarp>, K> u{all, {}};
-    for (int h = 0; h < K; ++h) u.combine[h] = -1;
+  // The updater of a batched tile's item k: the update goes into the batch.
+  template <class Batch> struct batch_slot {
+    hist_updater<Body, per_warp>& all;
+    Batch& batch;
+    int k;
+    template <int h, class J, class T> __device__ void update(J j, const T& value) {
+      all.template with_offset<h>(j, [&](bool keep, auto b) {
+        batch.has[k] = keep;
+        batch.bin[k] = static_cast<std::uint32_t>(b);  // b < len: bins of a shared copy
+        batch.value[k] = static_cast<hist_value_t<Body, 0>>(value);
+      });
+    }
+  };
+
+  template <int run_size> __device__ void tile_runs(index_t base, hist_updater<Body, per_warp>& all) const {
     constexpr int runs = items / run_size;
     loaded v[runs][run_size];
 #pragma unroll
     for (int j = 0; j < runs; ++j) body.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
+    // Stores every element, item k's updates going to updater_of(k).
+    const auto store_each = [&](auto&& updater_of) {
 #pragma unroll
-    for (int j = 0; j < runs; ++j)
+      for (int j = 0; j < runs; ++j)
 #pragma unroll
-      for (int e = 0; e < run_size; ++e)
-        body.store(run_start<threads, run_size>(base, j) + e, v[j][e], u, p.first_pass, covered);
+        for (int e = 0; e < run_size; ++e) {
+          auto&& u = updater_of(j * run_size + e);
+          body.store(run_start<threads, run_size>(base, j) + e, v[j][e], u, p.first_pass, covered);
+        }
+    };
+    if constexpr (Kind == hist_pass_kind::batched_cas) {  // the dispatch runs it on shared copies only
+      using V = hist_value_t<Body, 0>;
+      const auto t = body.template target<0>();
+      cas_batch<decltype(t.op), V, items> batch;
+      store_each([&](int k) { return batch_slot<decltype(batch)>{all, batch, k}; });
+      batch.apply(t.op, reinterpret_cast<V*>(all.shared + all.shared_bins[0]));
+    } else {
+      converged_updater<hist_updater<Body, per_warp>, K> u{all, {}};
+      for (int h = 0; h < K; ++h) u.combine[h] = -1;
+      store_each([&](int) -> auto& { return u; });
+    }
   }
 
-  __device__ void partial_tile(index_t base, hist_updater<Body, PerWarp>& u) const {
+  __device__ void partial_tile(index_t base, hist_updater<Body, per_warp>& u) const {
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const index_t i = base + index_t(k) * threads + threadIdx.x;

@@ -42,6 +42,16 @@ template <class Body> constexpr bool hist_body_has(atomic_class c) {
 template <class Body> constexpr bool hist_body_locks() { return hist_body_has<Body>(atomic_class::xcg); }
 template <class Body> constexpr bool hist_body_cas() { return hist_body_has<Body>(atomic_class::cas); }
 
+// Whether a body's full tiles may gather their updates and apply them together (cas_batch.cuh,
+// Note [Batched compare-and-swap]): one histogram, of 4-byte values, updated by CAS.
+template <class Body> constexpr bool hist_batches_cas() {
+  if constexpr (Body::histograms != 1) return false;
+  else
+    return atomic_class_of<decltype(std::declval<hist_target_t<Body, 0>>().op), hist_value_t<Body, 0>>() ==
+               atomic_class::cas &&
+           sizeof(hist_value_t<Body, 0>) == 4;
+}
+
 // Whether some histogram of the body updates a 1- or 2-byte value (a masked CAS on its word).
 template <class Body> constexpr bool hist_body_subword() {
   return []<int... h>(std::integer_sequence<int, h...>) {

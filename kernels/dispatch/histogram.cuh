@@ -49,6 +49,7 @@ struct hist_run_report {
   std::vector<hist_decision> histograms;
   std::vector<double> race_factors;  // what the plan assumed (1 unless the inspector ran)
   double inspect_ms = 0;             // host time of the inspector, its synchronization included
+  bool batched_cas = false;          // the pass applied full tiles' CAS updates together (cas_batch.cuh)
 };
 inline hist_run_report& last_hist_run() {
   static hist_run_report r;
@@ -221,14 +222,24 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
                            " bytes exceed the device's " + std::to_string(props.shared_per_block_optin) +
                            " bytes of shared memory per block");
 
-  // CAS histograms with a copy per warp run a kernel of their own (hist_agent.cuh, hist_updater).
+  // CAS histograms with a copy per warp, and shared CAS copies that threads share, run kernels
+  // of their own (hist_agent.cuh, hist_pass_kind).
   bool per_warp = false;
   for (const auto& d : plan) per_warp = per_warp || (d.active && d.shared && d.per_warp);
-  auto kernel = hist_pass_kernel<Policy, Body, false>;
+  const bool batched = [&] {  // where threads share a copy (Note [Batched compare-and-swap])
+    if constexpr (hist_batches_cas<Body>())
+      return plan[0].active && plan[0].shared && !plan[0].per_warp && plan[0].M < Policy::block_threads;
+    else
+      return false;
+  }();
+  auto kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::direct>;
   if constexpr (hist_body_cas<Body>())
-    if (per_warp) kernel = hist_pass_kernel<Policy, Body, true>;
-  static std::once_flag opt_in, opt_in_per_warp;  // per kernel: allow the device's whole opt-in shared memory
-  std::call_once(per_warp ? opt_in_per_warp : opt_in, [&] {
+    if (per_warp) kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::per_warp>;
+  if constexpr (hist_batches_cas<Body>())
+    if (batched) kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::batched_cas>;
+  // per kernel: allow the device's whole opt-in shared memory
+  static std::once_flag opt_in, opt_in_per_warp, opt_in_batched;
+  std::call_once(per_warp ? opt_in_per_warp : batched ? opt_in_batched : opt_in, [&] {
     RUNE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, props.shared_per_block_optin));
   });
   int per_sm = 0;
@@ -294,6 +305,6 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
     });
   }
   last_hist_run() = {false, static_cast<int>(passes), static_cast<int>(grid), shared_bytes,
-                     std::vector<hist_decision>(plan.begin(), plan.end()), race_factors, inspect_ms};
+                     std::vector<hist_decision>(plan.begin(), plan.end()), race_factors, inspect_ms, batched};
 }
 }  // namespace rune::kernels

@@ -8,10 +8,12 @@
 
 namespace rune::kernels {
 
-template <class Policy, class Body, bool PerWarp = false>
-__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_for(hist_body_weight<Body>()))
+template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct>
+__global__ void __launch_bounds__(Policy::block_threads, Kind == hist_pass_kind::batched_cas
+                                                             ? Policy::min_blocks_per_sm_batched
+                                                             : Policy::min_blocks_for(hist_body_weight<Body>()))
     hist_pass_kernel(index_t n, Body body, hist_pass_params<Body::histograms> p) {
-  hist_agent<Policy, Body, PerWarp>{body, p, n}.run();
+  hist_agent<Policy, Body, Kind>{body, p, n}.run();
 }
 
 template <class Policy, class Op, class T>

@@ -10,18 +10,13 @@
 #include <rune/rune.hpp>
 
 #include "support/backends.hpp"
+#include "support/hist_inputs.hpp"
 #include "support/random.hpp"
 
 namespace {
 namespace kn = rune::kernels;
 using rune::index_t;
 
-struct saturated24 {
-  RUNE_FN int operator()(int a, int b) const {
-    const int s = a + b;
-    return s > (1 << 24) - 1 ? (1 << 24) - 1 : s;
-  }
-};
 struct saturated40 {
   RUNE_FN std::int64_t operator()(std::int64_t a, std::int64_t b) const {
     const std::int64_t s = a + b;
@@ -29,18 +24,9 @@ struct saturated40 {
   }
 };
 
-enum class spread { uniform, rf63, one_bin };
-
-std::vector<int> bins_for(index_t n, index_t h, spread s, std::uint64_t seed) {
-  auto xs = rune_test::random_vector<int>(n, 0, 1 << 30, seed);
-  std::vector<int> is(xs.size());
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    if (s == spread::uniform) is[i] = xs[i] % static_cast<int>(h + 6) - 3;  // a few outside on each side
-    else if (s == spread::rf63) is[i] = (xs[i] % static_cast<int>(h / 63 + 1)) * 63;
-    else is[i] = static_cast<int>(h / 2);
-  }
-  return is;
-}
+using rune_test::bins_for;
+using rune_test::saturated24;
+using rune_test::spread;
 
 template <class T, class Op> void check(Op op, T ne, index_t h, T lo, T hi) {
   for (spread s : {spread::uniform, spread::rf63, spread::one_bin})
