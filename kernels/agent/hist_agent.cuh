@@ -250,26 +250,26 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
     loaded v[runs][run_size];
 #pragma unroll
     for (int j = 0; j < runs; ++j) body.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
-    // Stores every element, item k's updates going to updater_of(k).
-    const auto store_each = [&](auto&& updater_of) {
+    // store_one(k, i, x) for item k, element i, its loaded x.
+    const auto store_each = [&](auto&& store_one) {
 #pragma unroll
       for (int j = 0; j < runs; ++j)
 #pragma unroll
-        for (int e = 0; e < run_size; ++e) {
-          auto&& u = updater_of(j * run_size + e);
-          body.store(run_start<threads, run_size>(base, j) + e, v[j][e], u, p.first_pass, covered);
-        }
+        for (int e = 0; e < run_size; ++e) store_one(j * run_size + e, run_start<threads, run_size>(base, j) + e, v[j][e]);
     };
     if constexpr (Kind == hist_pass_kind::batched_cas) {  // the dispatch runs it on shared copies only
       using V = hist_value_t<Body, 0>;
       const auto t = body.template target<0>();
       cas_batch<decltype(t.op), V, items> batch;
-      store_each([&](int k) { return batch_slot<decltype(batch)>{all, batch, k}; });
+      store_each([&](int k, index_t i, const loaded& x) {
+        batch_slot<decltype(batch)> slot{all, batch, k};
+        body.store(i, x, slot, p.first_pass, covered);
+      });
       batch.apply(t.op, reinterpret_cast<V*>(all.shared + all.shared_bins[0]));
     } else {
       converged_updater<hist_updater<Body, per_warp>, K> u{all, {}};
       for (int h = 0; h < K; ++h) u.combine[h] = -1;
-      store_each([&](int) -> auto& { return u; });
+      store_each([&](int, index_t i, const loaded& x) { body.store(i, x, u, p.first_pass, covered); });
     }
   }
 
