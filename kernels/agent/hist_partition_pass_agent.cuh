@@ -33,7 +33,7 @@ template <class Offset> struct hist_partitioned_updates {
 template <class Policy, class Op, class V, class Offset> struct hist_partition_pass_agent {
   static constexpr int threads = Policy::block_threads;
   static constexpr int warps = threads / 32;
-  static constexpr int items = Policy::partition_pass_items;
+  static constexpr int items = sizeof(V) > 8 ? Policy::partition_pass_items_wide : Policy::partition_pass_items;
   static constexpr bool locked = atomic_class_of<Op, V>() == atomic_class::xcg;
   static_assert(threads % 32 == 0, "whole warps: each reads segments of its own");
   hist_target<Op, V> t;

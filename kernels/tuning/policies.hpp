@@ -170,6 +170,10 @@ struct hist_policy_sm90 {
   static constexpr int partition_scatter_blocks_per_sm = 4;
   static constexpr int max_partitions = 256;
   static constexpr int partition_pass_items = 4;  // updates in flight per lane of the pass (8 spilled at 64 registers)
+  // Values wider than 8 bytes (16-byte argmax pairs): 4 spilled 32 bytes; 2 ran the argmax at
+  // H = 196608 - 786432 in 0.92 - 1.13 ms against 1.02 - 1.23 (two alternating rounds,
+  // bench/results/2026-11-22-h100-hist-partition-pass-wide-ab.txt).
+  static constexpr int partition_pass_items_wide = 2;
   template <class Loaded, class Weight> static constexpr int items_for(Weight w) {
     if (w == Weight::locked) return items_per_thread_locked;
     const int cap = w == Weight::light ? max_items : items_per_thread_heavy;
