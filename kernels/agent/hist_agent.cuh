@@ -255,7 +255,8 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
 #pragma unroll
       for (int j = 0; j < runs; ++j)
 #pragma unroll
-        for (int e = 0; e < run_size; ++e) store_one(j * run_size + e, run_start<threads, run_size>(base, j) + e, v[j][e]);
+        for (int e = 0; e < run_size; ++e)
+          store_one(j * run_size + e, run_start<threads, run_size>(base, j) + e, v[j][e]);
     };
     if constexpr (Kind == hist_pass_kind::batched_cas) {  // the dispatch runs it on shared copies only
       using V = hist_value_t<Body, 0>;

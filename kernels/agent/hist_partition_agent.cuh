@@ -88,8 +88,9 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
   const hist_partitions<Offset>& parts;
   index_t n;
 
-  // The block's span, a tile at a time: f(k, kept, partition, bin, v) for item k of every thread (past
-  // the span's end too, unkept: every lane takes part in the votes), then f.end_tile(first).
+  // The block's span, a tile at a time: f(k, kept, partition, bin, v) for item k of every
+  // thread (past the span's end too, unkept: every lane takes part in the votes), then
+  // f.end_tile(first).
   // The body's other sinks write here (first_pass: this is the one traversal). A full tile
   // inside every sink loads runs of consecutive elements (load_runs.cuh, Note [Striped runs]):
   // which thread takes an element does not matter, the updates commute.

@@ -153,7 +153,7 @@ struct hist_policy_sm90 {
   static constexpr int min_blocks_per_sm = 2;      // __launch_bounds__: 2 x 1024 = the SM's 2048 threads
   static constexpr int min_blocks_per_sm_locked = 1;  // also for fused bodies (k > 1)
   // A batched CAS pass (Note [Batched compare-and-swap]) holds a tile's bins, values and seen
-  // words: 55 registers at 8 items, one block per SM (at 32 registers it spilled 400 bytes).
+  // words: 55 registers at 8 items, one block per SM (at 32 registers it spilled 168 bytes).
   static constexpr int min_blocks_per_sm_batched = 1;
   static constexpr int blocks_per_sm = 2;
   static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
