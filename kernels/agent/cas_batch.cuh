@@ -18,7 +18,12 @@
 //    contends there, and a thread's items on one bin fail each other. Combining those items in
 //    registers first (a compare of every pair) cost more than it saved from H = 2048 up (RF 63:
 //    0.78 -> 0.90 - 1.02 ms);
-//  * 4 items at two blocks per SM (32 registers, a 32-byte spill): 0.82 - 0.87 ms at RF 63.
+//  * 4 items at two blocks per SM (32 registers, a 32-byte spill): 0.82 - 0.87 ms at RF 63;
+//  * not where a copy's bins are few beside the threads on it (hist_policy_sm90::
+//    batched_min_bins_per_thread): with few hit bins, a thread's 8 items fail round after
+//    round (2048 bins for 1024 threads, N = 5e5, RF 63: 0.13 -> 0.24 ms). At N = 4e6 the
+//    batched pass, at one block per SM, was also 3x faster at RF 1 (H = 2048 - 6144: 0.41 ->
+//    0.13 ms): half the blocks fold their copy into the destination with global CAS.
 
 #include <cstdint>
 #include <type_traits>

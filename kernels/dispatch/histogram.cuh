@@ -56,6 +56,14 @@ inline hist_run_report& last_hist_run() {
   return r;
 }
 
+// Whether a shared CAS pass of 4-byte values batches a tile's updates (Note [Batched
+// compare-and-swap]): where threads share a copy (M < B) whose bins are many beside them, at
+// least batched_min_bins_per_thread for each thread on the copy.
+template <class Policy> constexpr bool batches_cas_layout(const hist_decision& d) {
+  return d.active && d.shared && !d.per_warp && d.M < Policy::block_threads &&
+         d.H_chk * d.M >= std::int64_t{Policy::batched_min_bins_per_thread} * Policy::block_threads;
+}
+
 namespace detail_hist {
 template <class T> struct fill_with {
   struct nothing {};
@@ -226,11 +234,9 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
   // of their own (hist_agent.cuh, hist_pass_kind).
   bool per_warp = false;
   for (const auto& d : plan) per_warp = per_warp || (d.active && d.shared && d.per_warp);
-  const bool batched = [&] {  // where threads share a copy (Note [Batched compare-and-swap])
-    if constexpr (hist_batches_cas<Body>())
-      return plan[0].active && plan[0].shared && !plan[0].per_warp && plan[0].M < Policy::block_threads;
-    else
-      return false;
+  const bool batched = [&] {
+    if constexpr (hist_batches_cas<Body>()) return batches_cas_layout<Policy>(plan[0]);
+    else return false;
   }();
   auto kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::direct>;
   if constexpr (hist_body_cas<Body>())

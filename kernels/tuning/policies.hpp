@@ -155,6 +155,12 @@ struct hist_policy_sm90 {
   // A batched CAS pass (Note [Batched compare-and-swap]) holds a tile's bins, values and seen
   // words: 55 registers at 8 items, one block per SM (at 32 registers it spilled 168 bytes).
   static constexpr int min_blocks_per_sm_batched = 1;
+  // Batched only where a copy has at least this many bins for each thread updating it: with few
+  // (a copy of 2048 bins for 1024 threads, N = 5e5, RF 63: the 32 hit bins take every update
+  // of a block) all 8 items of a thread fail round after round, 0.13 -> 0.24 ms; 6 bins: 0.089
+  // -> 0.114 ms. From 12 up it was 3x faster at RF 1 and within 14% at RF 63 (N = 4e6), and
+  // from 48 up (every N = 5e7 layout) faster at both (bench/results/2026-11-22-h100-hist-cas-batch.md).
+  static constexpr int batched_min_bins_per_thread = 12;
   static constexpr int blocks_per_sm = 2;
   static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
   static constexpr int combine_subs_per_thread = 64;

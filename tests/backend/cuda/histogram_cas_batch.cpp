@@ -1,11 +1,13 @@
 // CAS histograms whose full tiles apply their updates together (Note [Batched compare-and-swap]):
 // the dispatch runs the batched pass for one shared CAS histogram of 4-byte values whose copies
-// threads share (M < B), and the direct one where each thread has a copy. Against the CPU
-// backend, with uniform bins, bins that repeat (RF 63: a thread's items and its neighbours'
-// meet on one bin), one bin for everything (every compare-and-swap of a round but one fails),
-// saturation (updates that change nothing), indices outside the bins, several shared passes,
-// and sizes that end in partial tiles; the run is checked to be the batched one.
+// threads share (M < B) and hold at least batched_min_bins_per_thread bins per thread, and the
+// direct one elsewhere. Against the CPU backend, with uniform bins, bins that repeat (RF 63: a
+// thread's items and its neighbours' meet on one bin), one bin for everything (every
+// compare-and-swap of a round but one fails), saturation (updates that change nothing),
+// indices outside the bins, several shared passes, and sizes that end in partial tiles; each
+// run is checked to be the pass the rule names, forced layouts on both sides of it.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <rune/rune.hpp>
@@ -27,10 +29,11 @@ using rune_test::bins_for;
 using rune_test::saturated24;
 using rune_test::spread;
 
-// The GPU histogram of (is, vs) against the CPU's, and whether the pass was the batched one.
+// The GPU histogram of (is, vs) against the CPU's, and whether the pass was the batched one:
+// `batched` where given, else as kernels::batches_cas_layout says for the model's plan.
 template <class T, class Op>
 void check_against_cpu(Op op, T ne, index_t h, const std::vector<int>& bins, const std::vector<T>& values,
-                       bool batched) {
+                       std::optional<bool> batched = std::nullopt) {
   auto is = rune::to_array(bins);
   auto vs = rune::to_array(values);
   auto hist = rune::genhist(h, op, ne, is, vs);
@@ -38,7 +41,7 @@ void check_against_cpu(Op op, T ne, index_t h, const std::vector<int>& bins, con
   const auto& run = kn::last_hist_run();
   REQUIRE(run.histograms.size() == 1);
   CHECK(run.histograms[0].shared);
-  CHECK(run.batched_cas == batched);
+  CHECK(run.batched_cas == batched.value_or(kn::batches_cas_layout<kn::hist_policy_sm90>(run.histograms[0])));
   const auto cpu = rune::force(hist, rune::on_cpu).to_vector();
   REQUIRE(gpu.size() == cpu.size());
   int wrong = 0;
@@ -49,19 +52,30 @@ void check_against_cpu(Op op, T ne, index_t h, const std::vector<int>& bins, con
 
 TEST_CASE("batched CAS: 24-bit saturated add on int, 2048 and 49152 bins, every spread and size") {
   for (index_t h : {index_t{2048}, index_t{49152}})
-    for (spread s : {spread::uniform, spread::rf63, spread::one_bin})
-      for (index_t n : {index_t{1}, index_t{8191}, index_t{100003}, index_t{(1 << 21) + 17}}) {
-        CAPTURE(h);
-        CAPTURE(static_cast<int>(s));
-        CAPTURE(n);
-        const auto seed = static_cast<std::uint64_t>(n + h);
-        check_against_cpu<int>(saturated24{}, 0, h, bins_for(n, h, s, seed),
-                               rune_test::random_vector<int>(n, 0, 1 << 10, seed + 1), true);
-      }
+    for (bool forced : {false, true}) {
+      if (forced && h != 2048) continue;  // forced: 28 copies of 2048 bins, batched whatever the plan
+      for (spread s : {spread::uniform, spread::rf63, spread::one_bin})
+        for (index_t n : {index_t{1}, index_t{8191}, index_t{100003}, index_t{(1 << 21) + 17}}) {
+          CAPTURE(h);
+          CAPTURE(forced);
+          CAPTURE(static_cast<int>(s));
+          CAPTURE(n);
+          const auto seed = static_cast<std::uint64_t>(n + h);
+          const auto bins = bins_for(n, h, s, seed);
+          const auto vs = rune_test::random_vector<int>(n, 0, 1 << 10, seed + 1);
+          if (forced) {
+            kn::scoped_hist_override layout({kn::hist_override::memory::shared, 28, 1});
+            check_against_cpu<int>(saturated24{}, 0, h, bins, vs, true);
+          } else {
+            check_against_cpu<int>(saturated24{}, 0, h, bins, vs);
+          }
+        }
+    }
 }
 
 TEST_CASE("batched CAS: saturation, where most updates change nothing") {
   const index_t h = 4099, n = (1 << 22) + 5;
+  kn::scoped_hist_override layout({kn::hist_override::memory::shared, 8, 1});  // 32792 bins for 1024 threads
   // 4M updates of up to 2^12 on one bin, or on 66 (RF 63): the bins saturate early.
   for (spread s : {spread::rf63, spread::one_bin}) {
     CAPTURE(static_cast<int>(s));
@@ -78,19 +92,32 @@ TEST_CASE("batched CAS: a float product, one and several shared passes") {
   for (std::size_t i = 0; i < signs.size(); ++i) vs[i] = signs[i] ? 1.0f : -1.0f;
   for (spread s : {spread::uniform, spread::rf63}) {
     CAPTURE(static_cast<int>(s));
-    check_against_cpu<float>(times{}, 1.0f, 4099, bins_for(n, 4099, s, 12), vs, true);  // the model's M = 3
-    kn::scoped_hist_override forced({kn::hist_override::memory::shared, 1, 4});          // 4 passes of 50000 bins
+    check_against_cpu<float>(times{}, 1.0f, 4099, bins_for(n, 4099, s, 12), vs);  // the model's plan
+    {
+      kn::scoped_hist_override layout({kn::hist_override::memory::shared, 8, 1});
+      check_against_cpu<float>(times{}, 1.0f, 4099, bins_for(n, 4099, s, 12), vs, true);
+    }
+    kn::scoped_hist_override layout({kn::hist_override::memory::shared, 1, 4});  // 4 passes of 50000 bins
     check_against_cpu<float>(times{}, 1.0f, 200000, bins_for(n, 200000, s, 13), vs, true);
   }
 }
 
-TEST_CASE("batched CAS: forced shared layouts, batched where threads share copies only") {
-  const index_t h = 31, n = 300007;
-  const auto bins = bins_for(n, h, spread::rf63, 21);
+TEST_CASE("batched CAS: forced shared layouts on both sides of the rule") {
+  const index_t n = 300007;
   const auto vs = rune_test::random_vector<int>(n, 0, 1 << 10, 22);
-  for (std::int64_t m : {std::int64_t{1}, std::int64_t{7}, std::int64_t{1023}, std::int64_t{1024}}) {
-    CAPTURE(m);
-    kn::scoped_hist_override forced({kn::hist_override::memory::shared, m, 1});
-    check_against_cpu<int>(saturated24{}, 0, h, bins, vs, m < 1024);
+  struct layout {
+    index_t h;
+    std::int64_t m;
+    bool batched;
+  };
+  for (const layout l : {layout{31, 1023, true},     // 31713 bins for 1024 threads
+                         layout{31, 1024, false},    // a copy per thread
+                         layout{2048, 1, false},     // 2 bins a thread
+                         layout{4099, 2, false},     // 8 bins a thread
+                         layout{4099, 3, true}}) {  // 12 bins a thread
+    CAPTURE(l.h);
+    CAPTURE(l.m);
+    kn::scoped_hist_override forced({kn::hist_override::memory::shared, l.m, 1});
+    check_against_cpu<int>(saturated24{}, 0, l.h, bins_for(n, l.h, spread::rf63, 21), vs, l.batched);
   }
 }
