@@ -18,7 +18,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -29,6 +28,7 @@
 #include "../entry/hist_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/dynamic_shared.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "../tuning/policies.hpp"
 #include "for_each_index.cuh"
@@ -238,16 +238,14 @@ void histogram(index_t n, const Body& body, cudaStream_t stream, const hist_over
     if constexpr (hist_batches_cas<Body>()) return batches_cas_layout<Policy>(plan[0]);
     else return false;
   }();
-  auto kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::direct>;
-  if constexpr (hist_body_cas<Body>())
-    if (per_warp) kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::per_warp>;
-  if constexpr (hist_batches_cas<Body>())
-    if (batched) kernel = hist_pass_kernel<Policy, Body, hist_pass_kind::batched_cas>;
-  // per kernel: allow the device's whole opt-in shared memory
-  static std::once_flag opt_in, opt_in_per_warp, opt_in_batched;
-  std::call_once(per_warp ? opt_in_per_warp : batched ? opt_in_batched : opt_in, [&] {
-    RUNE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, props.shared_per_block_optin));
-  });
+  const auto kernel = [&] {  // each allowed the device's whole opt-in shared memory
+    const int optin = props.shared_per_block_optin;
+    if constexpr (hist_body_cas<Body>())
+      if (per_warp) return with_dynamic_shared<&hist_pass_kernel<Policy, Body, hist_pass_kind::per_warp>>(optin);
+    if constexpr (hist_batches_cas<Body>())
+      if (batched) return with_dynamic_shared<&hist_pass_kernel<Policy, Body, hist_pass_kind::batched_cas>>(optin);
+    return with_dynamic_shared<&hist_pass_kernel<Policy, Body, hist_pass_kind::direct>>(optin);
+  }();
   int per_sm = 0;
   RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Policy::block_threads, shared_bytes));
   if (per_sm < 1)

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "../entry/hist_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/dynamic_shared.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "hist_buffers.hpp"
 #include "histogram_plan.hpp"
@@ -37,13 +37,9 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
 
   // The scatter: spans of whole tiles, the policy's blocks per SM.
   using agent = hist_partition_agent<Policy, Body, Offset>;
-  const auto scatter_kernel = hist_partition_scatter_kernel<Policy, Body, Offset>;
   constexpr std::size_t staging = agent::staging_bytes();
-  static std::once_flag staging_opt_in;
-  std::call_once(staging_opt_in, [&] {
-    RUNE_CUDA_CHECK(cudaFuncSetAttribute(scatter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staging)));
-  });
-  int per_sm = 0;
+  const auto scatter_kernel =
+      with_dynamic_shared<&hist_partition_scatter_kernel<Policy, Body, Offset>>(static_cast<int>(staging));
   const index_t resident = index_t(Policy::partition_blocks_per_sm) * props.sm_count;
   const index_t tiles = (n + agent::tile - 1) / agent::tile;
   const index_t span = (tiles + resident - 1) / resident * agent::tile;
@@ -79,11 +75,9 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
     throw std::logic_error("rune::kernels::histogram: a partition of " + std::to_string(shared_bytes) +
                            " bytes exceeds the device's " + std::to_string(props.shared_per_block_optin) +
                            " bytes of shared memory per block");
-  const auto pass_kernel = hist_partition_pass_kernel<Policy, Op, V, Offset>;
-  static std::once_flag opt_in;
-  std::call_once(opt_in, [&] {
-    RUNE_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, props.shared_per_block_optin));
-  });
+  const auto pass_kernel =
+      with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(props.shared_per_block_optin);
+  int per_sm = 0;
   RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass_kernel, Policy::block_threads, shared_bytes));
   if (per_sm < 1)
     throw std::logic_error("rune::kernels::histogram: the partition pass cannot run one block of " +
