@@ -1,6 +1,8 @@
 #pragma once
-// Inputs the CUDA histogram tests share: the paper's CAS operator (a 24-bit saturated add) and
-// bin indices spread uniformly, with the paper's race factor of 63, or all on one bin.
+// What the CUDA histogram tests share: the paper's CAS operator (a 24-bit saturated add), bin
+// indices spread uniformly, with the paper's race factor of 63, or all on one bin, and a
+// histogram forced on both backends with what the GPU pass ran.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,5 +32,23 @@ inline std::vector<int> bins_for(rune::index_t n, rune::index_t h, spread s, std
     else is[i] = static_cast<int>(h / 2);
   }
   return is;
+}
+
+// A histogram forced on the GPU and on the CPU: what the GPU pass ran, both sizes, and how many
+// bins differ.
+struct gpu_against_cpu {
+  rune::kernels::hist_run_report run;
+  std::size_t gpu_bins = 0, cpu_bins = 0;
+  int wrong = 0;
+};
+template <class Hist> gpu_against_cpu force_on_both(const Hist& hist) {
+  gpu_against_cpu out;
+  const auto gpu = rune::force(hist, rune::on_gpu).to_vector();
+  out.run = rune::kernels::last_hist_run();
+  const auto cpu = rune::force(hist, rune::on_cpu).to_vector();
+  out.gpu_bins = gpu.size();
+  out.cpu_bins = cpu.size();
+  for (std::size_t b = 0; b < gpu.size() && b < cpu.size(); ++b) out.wrong += gpu[b] == cpu[b] ? 0 : 1;
+  return out;
 }
 }  // namespace rune_test

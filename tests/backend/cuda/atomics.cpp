@@ -6,6 +6,7 @@
 #include <rune/kernels/agent/atomic_update.cuh>
 
 #include "support/backends.hpp"
+#include "support/hist_inputs.hpp"
 #include "support/random.hpp"
 
 namespace {
@@ -30,12 +31,7 @@ struct argmax_op {
 };
 static_assert(rune::kernels::atomic_class_of<argmax_op, argmax>() == rune::kernels::atomic_class::cas);
 static_assert(rune::kernels::atomic_class_of<argmax_op, argmax24>() == rune::kernels::atomic_class::xcg);
-struct saturated24 {
-  RUNE_FN int operator()(int a, int b) const {
-    const int s = a + b;
-    return s > (1 << 24) - 1 ? (1 << 24) - 1 : s;
-  }
-};
+using rune_test::saturated24;
 
 template <class T, class Op> void same_on_both(Op op, T ne, rune::index_t n, rune::index_t bins, T lo, T hi) {
   auto is = rune::to_array(rune_test::random_vector<int>(n, -3, static_cast<int>(bins) + 3, 11));

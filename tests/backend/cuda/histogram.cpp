@@ -16,6 +16,7 @@
 
 #include "support/check.hpp"
 #include "support/backends.hpp"
+#include "support/hist_inputs.hpp"
 #include "support/random.hpp"
 
 using rune::index_t;
@@ -102,13 +103,6 @@ void same_on_every_path(Op op, T ne, index_t bins, const std::vector<I>& is, con
     RUNE_CHECK_SAME(rune::force(rune::genhist(bins, op, ne, a_is, a_vs), rune::on_gpu).to_vector(), want);
   }
 }
-
-struct saturated24 {
-  RUNE_FN int operator()(int a, int b) const {
-    const int s = a + b;
-    return s > (1 << 24) - 1 ? (1 << 24) - 1 : s;
-  }
-};
 
 // 12 bytes: no hardware atomic, no CAS width: the per-bin lock (XCG).
 struct argmax12 {

@@ -36,17 +36,12 @@ void check_against_cpu(Op op, T ne, index_t h, const std::vector<int>& bins, con
                        std::optional<bool> batched = std::nullopt) {
   auto is = rune::to_array(bins);
   auto vs = rune::to_array(values);
-  auto hist = rune::genhist(h, op, ne, is, vs);
-  const auto gpu = rune::force(hist, rune::on_gpu).to_vector();
-  const auto& run = kn::last_hist_run();
-  REQUIRE(run.histograms.size() == 1);
-  CHECK(run.histograms[0].shared);
-  CHECK(run.batched_cas == batched.value_or(kn::batches_cas_layout<kn::hist_policy_sm90>(run.histograms[0])));
-  const auto cpu = rune::force(hist, rune::on_cpu).to_vector();
-  REQUIRE(gpu.size() == cpu.size());
-  int wrong = 0;
-  for (std::size_t b = 0; b < cpu.size(); ++b) wrong += gpu[b] == cpu[b] ? 0 : 1;
-  CHECK(wrong == 0);
+  const auto both = rune_test::force_on_both(rune::genhist(h, op, ne, is, vs));
+  REQUIRE(both.run.histograms.size() == 1);
+  CHECK(both.run.histograms[0].shared);
+  CHECK(both.run.batched_cas == batched.value_or(kn::batches_cas_layout<kn::hist_policy_sm90>(both.run.histograms[0])));
+  REQUIRE(both.gpu_bins == both.cpu_bins);
+  CHECK(both.wrong == 0);
 }
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 #include "support/check.hpp"
 #include "support/backends.hpp"
+#include "support/hist_inputs.hpp"
 #include "support/random.hpp"
 
 using rune::index_t;
@@ -63,13 +64,6 @@ TEST_CASE("partition_of: the partition and the bin within it are integer divisio
     }
   }
 }
-
-struct saturated24 {
-  RUNE_FN int operator()(int a, int b) const {
-    const int s = a + b;
-    return s > (1 << 24) - 1 ? (1 << 24) - 1 : s;
-  }
-};
 
 TEST_CASE("partitioned histogram: the model's choice for CAS at H = 393216, RF 1 and 63") {
   const index_t h = 393216, n = 16 * h;

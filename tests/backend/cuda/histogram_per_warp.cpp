@@ -36,17 +36,12 @@ template <class T, class Op> void check(Op op, T ne, index_t h, T lo, T hi) {
       CAPTURE(n);
       auto is = rune::to_array(bins_for(n, h, s, static_cast<std::uint64_t>(n + h)));
       auto vs = rune::to_array(rune_test::random_vector<T>(n, lo, hi, static_cast<std::uint64_t>(n * 3 + 1)));
-      auto hist = rune::genhist(h, op, ne, is, vs);
-      const auto gpu = rune::force(hist, rune::on_gpu).to_vector();
-      const auto& run = kn::last_hist_run();
-      REQUIRE(run.histograms.size() == 1);
-      CHECK(run.histograms[0].shared);
-      CHECK(run.histograms[0].per_warp);
-      const auto cpu = rune::force(hist, rune::on_cpu).to_vector();
-      REQUIRE(gpu.size() == cpu.size());
-      int wrong = 0;
-      for (std::size_t b = 0; b < cpu.size(); ++b) wrong += gpu[b] == cpu[b] ? 0 : 1;
-      CHECK(wrong == 0);
+      const auto both = rune_test::force_on_both(rune::genhist(h, op, ne, is, vs));
+      REQUIRE(both.run.histograms.size() == 1);
+      CHECK(both.run.histograms[0].shared);
+      CHECK(both.run.histograms[0].per_warp);
+      REQUIRE(both.gpu_bins == both.cpu_bins);
+      CHECK(both.wrong == 0);
     }
 }
 }  // namespace
