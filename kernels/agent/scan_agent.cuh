@@ -26,6 +26,7 @@
 
 #include "../runtime/tile_state.hpp"
 #include "atomic_update.cuh"
+#include "scan_runs.cuh"
 #include "tile_reduction.cuh"
 #include "word128.cuh"
 
@@ -105,12 +106,19 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   using block_scan = cub::BlockScan<pair, threads>;
   using value_scan = cub::BlockScan<T, threads>;  // unsegmented: no start flags to shuffle
   using block_exchange = cub::BlockExchange<T, threads, items>;
+  // Runs of `run_length` elements for full tiles whose runs fit (Note [Runs in scans]).
+  static constexpr int run_length =
+      sizeof(T) <= Policy::widest_run_value ? scan_run_length<T, F, G, R::enabled, items>() : 1;
+  using run_t = run_of<T, run_length>;
+  using run_exchange =
+      std::conditional_t<(run_length > 1), cub::BlockExchange<run_t, threads, items / run_length>, block_exchange>;
   using reduction_storage = typename reduction_temp<R, threads, items>::type;
   struct temp_storage {
     union {
       typename block_scan::TempStorage scan;
       typename value_scan::TempStorage value_scan;
       typename block_exchange::TempStorage exchange;
+      typename run_exchange::TempStorage run_exchange;
       reduction_storage reduce;
     };
     unsigned tile;
@@ -266,13 +274,52 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     const bool full = index_t(tile + 1) * tile_items <= n;
     if constexpr (Segmented) {
       if (holds_segment_start(tile)) {
-        if (full) scan_tile<true, true>(tile, carried);
-        else scan_tile<false, true>(tile, carried);
+        scan_tile_of<true>(tile, full, carried);
         return;
       }
     }
-    if (full) scan_tile<true, false>(tile, carried);
-    else scan_tile<false, false>(tile, carried);
+    scan_tile_of<false>(tile, full, carried);
+  }
+  // A full tile whose runs do not fit (a misaligned view) takes the last tile's path: element by
+  // element in the runs' arrangement. A third path, the scalar stripes, made an int64 scan in
+  // runs spill 40 bytes instead of 12 (ptxas, sm_90).
+  template <bool Starts> __device__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
+    if constexpr (run_length > 1) {
+      const index_t base = index_t(tile) * tile_items;
+      if (full && f.template runs_fit<run_length>(base, base + tile_items) &&
+          g.template runs_fit<run_length>(base, base + tile_items))
+        scan_tile<true, Starts, run_length>(tile, carried);
+      else
+        scan_tile<false, Starts, run_length>(tile, carried);
+    } else {
+      if (full) scan_tile<true, Starts, 1>(tile, carried);
+      else scan_tile<false, Starts, 1>(tile, carried);
+    }
+  }
+
+  // Items j x V .. j x V + V - 1 of a thread's array: the elements of its run j.
+  template <int V, class U> __device__ static U (&run_at(U (&a)[items], int j))[V] {
+    return *reinterpret_cast<U(*)[V]>(a + j * V);
+  }
+
+  // Striped (or striped runs) to blocked when ToBlocked, and back.
+  template <int V, bool ToBlocked> __device__ void exchange(T (&x)[items]) {
+    if constexpr (V == 1) {
+      if constexpr (ToBlocked) block_exchange(temp.exchange).StripedToBlocked(x);
+      else block_exchange(temp.exchange).BlockedToStriped(x);
+    } else {
+      run_t runs[items / V];
+#pragma unroll
+      for (int j = 0; j < items / V; ++j)
+#pragma unroll
+        for (int v = 0; v < V; ++v) runs[j].at[v] = x[j * V + v];
+      if constexpr (ToBlocked) run_exchange(temp.run_exchange).StripedToBlocked(runs);
+      else run_exchange(temp.run_exchange).BlockedToStriped(runs);
+#pragma unroll
+      for (int j = 0; j < items / V; ++j)
+#pragma unroll
+        for (int v = 0; v < V; ++v) x[j * V + v] = runs[j].at[v];
+    }
   }
 
   __device__ bool holds_segment_start(unsigned tile) const {
@@ -281,10 +328,15 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   }
 
   // Starts: whether the tile may hold a segment start (Note [Tiles without a segment start]).
-  template <bool Full, bool Starts> __device__ void scan_tile(unsigned tile, carried_t& carried) {
+  // V: elements per run, 1 for the scalar stripes (Note [Runs in scans]); item k of a thread
+  // is element striped(k) either way, before the exchange to blocked and after the one back.
+  template <bool Full, bool Starts, int V> __device__ void scan_tile(unsigned tile, carried_t& carried) {
     const index_t base = index_t(tile) * tile_items;
     const index_t first = base + index_t(threadIdx.x) * items;  // my first item once blocked
-    auto striped = [&](int k) { return base + index_t(k) * threads + threadIdx.x; };
+    auto striped = [&](int k) {
+      if constexpr (V == 1) return base + index_t(k) * threads + threadIdx.x;
+      else return run_start<threads, V>(base, k / V) + k % V;
+    };
     auto exists = [&](int k) { return Full || striped(k) < n; };
 
     // f's reads for all items first, then its arithmetic (plan/eval.hpp Note [Load, then
@@ -298,12 +350,17 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     // items fit 5 blocks per SM (96 registers) with no spill. Every input of a scan pass has n
     // elements, and sinks check their own lengths in load.
     typename F::loaded lf[items];
+    if constexpr (V == 1 || !Full) {
 #pragma unroll
-    for (int k = 0; k < items; ++k) lf[k] = f.load(Full || exists(k) ? striped(k) : n - 1);
+      for (int k = 0; k < items; ++k) lf[k] = f.load(Full || exists(k) ? striped(k) : n - 1);
+    } else {
+#pragma unroll
+      for (int j = 0; j < items / V; ++j) f.template load_run<V>(striped(j * V), run_at<V>(lf, j));
+    }
     T x[items];
 #pragma unroll
     for (int k = 0; k < items; ++k) x[k] = exists(k) ? f.compute(lf[k], striped(k)) : ne;
-    block_exchange(temp.exchange).StripedToBlocked(x);
+    exchange<V, true>(x);
     __syncthreads();  // the exchange storage is the scan's too
 
     // Segment starts: one 64-bit remainder per thread, then small steps (the thesis, section
@@ -342,8 +399,13 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     __syncthreads();
 
     typename G::loaded lg[items];
+    if constexpr (V == 1 || !Full) {
 #pragma unroll
-    for (int k = 0; k < items; ++k) lg[k] = g.load(Full || exists(k) ? striped(k) : n - 1);  // clamped, as f's
+      for (int k = 0; k < items; ++k) lg[k] = g.load(Full || exists(k) ? striped(k) : n - 1);  // clamped, as f's
+    } else {
+#pragma unroll
+      for (int j = 0; j < items / V; ++j) g.template load_run<V>(striped(j * V), run_at<V>(lg, j));
+    }
     pair running = sop(temp.prefix, thread_prefix);
     segment_steps starts = starts_from;
 #pragma unroll
@@ -354,8 +416,12 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
       x[k] = exclusive ? before : running.v;
     }
     __syncthreads();  // the scan storage becomes the exchange's again
-    block_exchange(temp.exchange).BlockedToStriped(x);
-    if constexpr (R::enabled) {
+    exchange<V, false>(x);
+    if constexpr (V > 1 && Full) {
+#pragma unroll
+      for (int j = 0; j < items / V; ++j)
+        g.template store_run<V>(striped(j * V), run_at<V>(lg, j), run_at<V>(lf, j), run_at<V>(x, j));
+    } else if constexpr (R::enabled) {
       typename R::value_type c[items];
 #pragma unroll
       for (int k = 0; k < items; ++k) c[k] = exists(k) ? g.store(striped(k), lg[k], lf[k], x[k]) : red.ne;

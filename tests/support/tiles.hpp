@@ -1,5 +1,5 @@
 #pragma once
-// Sizes that reach every path of the GPU map and reduce agents (kernels/agent/load_runs.cuh,
+// Sizes that reach every path of the GPU map, reduce and scan agents (kernels/agent/load_runs.cuh,
 // Note [Striped runs]): empty, shorter than one 16-element run, one run and either side of
 // it, either side of one tile, and several tiles ending in a partial one. The tiles come from
 // the launch policies, so the sizes follow them when they are retuned.
@@ -29,6 +29,17 @@ template <class T> std::vector<rune::index_t> reduce_sizes_around_tiles() {
   out.insert(out.end(), {one_block, one_block + 1, 2 * one_block + 3});
   return out;
 }
+// The elements of one tile of a plain scan of T: f loads one T, g loads nothing.
+template <class T> struct loads_one {
+  using loaded = T;
+};
+struct loads_nothing {
+  struct loaded {};
+};
+template <class T>
+inline constexpr rune::index_t scan_tile =
+    rune::index_t{rune::kernels::scan_policy_sm90::block_threads} *
+    rune::kernels::scan_policy_sm90::items_for<T, loads_one<T>, loads_nothing>();
 inline constexpr rune::index_t map_tile =
     rune::index_t{rune::kernels::elementwise_policy_sm90::block_threads} *
     rune::kernels::elementwise_policy_sm90::items_per_thread;

@@ -12,6 +12,10 @@ template <class T, class E> struct scan_f {
   E e;
   using loaded = typename E::loaded;
   __device__ loaded load(index_t i) const { return e.load(i); }
+  // Runs of V elements (kernels/agent/scan_runs.cuh, Note [Runs in scans]): every leaf of a
+  // scan has its n elements, so a run fits where the leaves are aligned for it.
+  template <int V> __device__ void load_run(index_t i, loaded (&run)[V]) const { detail::load_run<V>(e, i, run); }
+  template <int V> __device__ bool runs_fit(index_t begin, index_t) const { return detail::runs_aligned<V>(e, begin); }
   __device__ T compute(const loaded& l, index_t i) const { return static_cast<T>(e.compute(l, i, no_ctx{})); }
 };
 
@@ -31,6 +35,40 @@ template <class T, bool Reduces, class... D> struct scan_g {
   template <class FLoaded> __device__ auto store(index_t i, const loaded& p, const FLoaded& lf, const T& v) const {
     if constexpr (reads_f_loaded) return store_in(i, p, scan_ctx<T, FLoaded>{v, lf});
     else return store_in(i, p, scan_ctx<T>{v, {}});
+  }
+  // Elements i .. i + V - 1 (Note [Runs in scans]): each sink loads and stores its run, a
+  // store sink by vectors (device_sinks.cuh).
+  template <int V> __device__ void load_run(index_t i, loaded (&out)[V]) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (load_sink_run<K>(get<K>(sinks), i, out), ...); }(
+        std::index_sequence_for<D...>{});
+  }
+  template <int V> __device__ bool runs_fit(index_t begin, index_t end) const {
+    return cuda::runs_fit<V>(sinks, begin, end);
+  }
+  template <int V, class FLoaded>
+  __device__ void store_run(index_t i, const loaded (&p)[V], const FLoaded (&lf)[V], const T (&v)[V]) const
+    requires(!Reduces)
+  {
+    using ctx = std::conditional_t<reads_f_loaded, scan_ctx<T, FLoaded>, scan_ctx<T>>;
+    ctx c[V];
+    for (int k = 0; k < V; ++k) {
+      if constexpr (reads_f_loaded) c[k] = ctx{v[k], lf[k]};
+      else c[k] = ctx{v[k], {}};
+    }
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_sink_run<K>(get<K>(sinks), i, p, c), ...); }(
+        std::index_sequence_for<D...>{});
+  }
+  template <std::size_t K, class S, int V>
+  __device__ static void load_sink_run(const S& sink, index_t i, loaded (&out)[V]) {
+    loaded_t<S> part[V];
+    cuda::load_run<V>(sink, i, part);
+    for (int k = 0; k < V; ++k) get<K>(out[k]) = part[k];
+  }
+  template <std::size_t K, class S, int V, class Ctx>
+  __device__ static void store_sink_run(const S& sink, index_t i, const loaded (&p)[V], const Ctx (&c)[V]) {
+    loaded_t<S> part[V];
+    for (int k = 0; k < V; ++k) part[k] = get<K>(p[k]);
+    cuda::store_run<V>(sink, i, part, c);
   }
   template <class Ctx> __device__ auto store_in(index_t i, const loaded& p, const Ctx& c) const {
     [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p), c), ...); }(
