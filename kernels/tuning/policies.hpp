@@ -114,6 +114,15 @@ struct scan_policy_sm90 {
   // 0.167 -> 0.130, int16 0.176 -> 0.169; int32 and float 0.281 -> 0.281 and segmented int32
   // unchanged; int64 0.589 -> 0.603 and double 0.588 -> 0.599 slower.
   static constexpr std::size_t widest_run_value = 2;
+  // 1-byte values whose g reads nothing take 48 items (three runs), past max_items: 4 KB tiles
+  // left the int8 scan paying a tile's fixed costs (ticket, look-back, barriers) every 4096
+  // elements. H100, 1e8, two rounds (ms, plain / segmented with seg 1000, 128 threads, 8
+  // blocks per SM unless said): 32 items 0.128 - 0.129 / 0.151 - 0.152; 48 items 0.102 - 0.104
+  // / 0.136 - 0.138 <- chosen (44 bytes spilled); 64 items 0.097 - 0.101 / 0.236 - 0.239 (the
+  // segmented kernel spills 1.6 KB); 64 on 6 blocks 0.109 - 0.110 / 0.142 - 0.144; 96 on 5
+  // blocks 0.098 - 0.099 / 0.200. int16 at 48 items: 0.161 - 0.164 / 0.213 against 0.168 -
+  // 0.169 / 0.178 at 32, so 2-byte values stay at max_items.
+  static constexpr int byte_items = 48;
   template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || reads_f_loaded<G>();
   template <class T, class G> static constexpr bool wide = sizeof(T) > widest_narrow_value && !g_reads<G>;
   // __launch_bounds__' second argument for a scan of T whose g is G.
@@ -131,7 +140,8 @@ struct scan_policy_sm90 {
     const int budget = budget_for<T, G>();
     int items = static_cast<int>(budget / per_item);
     const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
-    if (items > max_items) items = max_items;
+    const int cap = sizeof(T) == 1 && !g_reads<G> ? byte_items : max_items;
+    if (items > cap) items = cap;
     if (items > fit) items = fit;
     return items < 1 ? 1 : items;
   }

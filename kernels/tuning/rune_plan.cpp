@@ -263,7 +263,8 @@ int run_scan(const std::vector<std::string>& args) {
     std::printf("  scan_policy_sm90 (measured on the H100): items = min(%d bytes per thread / %zu bytes loaded per "
                 "item, %d, %d tile bytes / (%d threads x %zu-byte element)), at least 1; %d blocks per SM; for "
                 "scan(op, ne, xs) of one array, segmented or not\n",
-                wide ? policy::wide_bytes_per_thread : policy::bytes_per_thread, bytes, policy::max_items,
+                wide ? policy::wide_bytes_per_thread : policy::bytes_per_thread, bytes,
+                bytes == 1 ? policy::byte_items : policy::max_items,
                 policy::max_tile_bytes, policy::block_threads, bytes,
                 wide ? policy::wide_min_blocks_per_sm : policy::min_blocks_per_sm);
     return 0;

@@ -59,14 +59,16 @@ struct g_keeping_f_loads {
   static constexpr bool reads_f_loaded = true;
 };
 
-TEST_CASE("scan policy: 28 items for 4-byte values, segmented or not; 32 for wider ones on 5 blocks when g reads nothing") {
+TEST_CASE("scan policy: 28 items for 4-byte values, segmented or not; 32 for wider ones on 5 blocks when g reads nothing; 48 for bytes") {
   using P = kn::scan_policy_sm90;
   using i32 = std::int32_t;
   using i64 = std::int64_t;
   CHECK(P::items_for<i32, loads<i32>, loads<nothing>>() == 28);
   CHECK(P::items_for<i64, loads<i64>, loads<nothing>>() == 32);
   CHECK(P::items_for<double, loads<double>, loads<nothing>>() == 32);
-  CHECK(P::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 32);  // max_items
+  CHECK(P::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 48);    // byte_items: three 16-byte runs
+  CHECK(P::items_for<std::int16_t, loads<std::int16_t>, loads<nothing>>() == 32);  // max_items
+  CHECK(P::items_for<std::int8_t, loads<std::int8_t>, g_keeping_f_loads>() == 32); // g reads: the 80-byte budget, capped
   CHECK(P::items_for<affine24, loads<affine24>, loads<nothing>>() == 10);      // 256 / 24, and the 32 KB tile
   // The widest of f's loads, g's loads and the value sets the cost of an item.
   CHECK(P::items_for<i32, loads<i32>, loads<i64>>() == 10);  // 80 / 8: g reads
