@@ -15,7 +15,7 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   if (n <= 0) return;
   constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
   const index_t tiles = (n + tile - 1) / tile;
-  const index_t resident = resident_blocks(elementwise_kernel<Policy, F>, Policy::block_threads, Policy::blocks_per_sm);
+  const index_t resident = resident_blocks<elementwise_kernel<Policy, F>>(Policy::block_threads, Policy::blocks_per_sm);
   // Too few tiles to fill the device: a thread per element instead (Note [Thin grids]).
   const bool thin = tiles < resident;
   const index_t blocks = thin ? (n + Policy::block_threads - 1) / Policy::block_threads : tiles;

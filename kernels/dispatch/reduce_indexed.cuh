@@ -26,7 +26,7 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
     return;
   }
   const index_t resident =
-      resident_blocks(reduce_kernel<Policy, Commutative, T, Op, F>, Policy::block_threads, Policy::blocks_per_sm);
+      resident_blocks<reduce_kernel<Policy, Commutative, T, Op, F>>(Policy::block_threads, Policy::blocks_per_sm);
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t grid = (tiles + tiles_per_block - 1) / tiles_per_block;
   const auto partials = stream_scratch(stream, static_cast<std::size_t>(grid) * sizeof(T));

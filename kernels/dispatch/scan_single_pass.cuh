@@ -14,6 +14,7 @@
 #include "../entry/scan_kernel.cuh"
 #include "../entry/store_value_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
+#include "../runtime/dynamic_shared.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../runtime/stream_scratch.hpp"
 #include "../runtime/tickets.hpp"
@@ -31,11 +32,16 @@ void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, con
   const held_tile_state held =
       tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
   const tile_state_lease& st = held.lease;
+  // The agent's shared storage is dynamic: the 8-byte row's tiles pass the 48 KiB of static
+  // shared memory (scan_kernel.cuh).
+  constexpr auto kernel = scan_kernel<Policy, Segmented, T, Op, F, G, R>;
+  constexpr int shared_bytes = sizeof(typename agent::temp_storage);
+  // The allowance first: a launch asking more than 48 KiB without it has no occupancy.
+  const auto allowed = with_dynamic_shared<kernel>(shared_bytes);
   // Persistent: as many blocks as are resident at once (scan_agent.cuh, Note [Persistent scan blocks]).
-  const index_t resident =
-      resident_blocks(scan_kernel<Policy, Segmented, T, Op, F, G, R>, Policy::block_threads, Policy::blocks_per_sm);
+  const index_t resident = resident_blocks<kernel>(Policy::block_threads, Policy::blocks_per_sm, shared_bytes);
   const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  scan_kernel<Policy, Segmented><<<grid, Policy::block_threads, 0, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
+  allowed<<<grid, Policy::block_threads, shared_bytes, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
 }
 

@@ -4,16 +4,19 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 
 #include "cuda_error.hpp"
 #include "device_properties.hpp"
 
 namespace rune::kernels {
 
-template <class Kernel> int resident_blocks(Kernel kernel, int block_threads, int policy_cap) {
+// Kernel is the instantiation itself (a template argument, not a parameter): kernels of one
+// signature, such as a segmented and an unsegmented scan, each get their own count.
+template <auto Kernel> int resident_blocks(int block_threads, int policy_cap, std::size_t dynamic_shared = 0) {
   static const int per_sm = [&] {
     int blocks = 0;
-    RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0));
+    RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, dynamic_shared));
     return std::max(1, std::min(blocks, policy_cap));
   }();
   return per_sm * current_device_properties().sm_count;

@@ -123,13 +123,26 @@ struct scan_policy_sm90 {
   // blocks 0.098 - 0.099 / 0.200. int16 at 48 items: 0.161 - 0.164 / 0.213 against 0.168 -
   // 0.169 / 0.178 at 32, so 2-byte values stay at max_items.
   static constexpr int byte_items = 48;
+  // 8-byte values whose g reads nothing (int64 and double sums): 47 items on 4 blocks per SM
+  // (128 registers), a 47 KiB tile in dynamic shared memory. More bytes in flight per SM was
+  // what the int64 scan answered to. H100, 1e8, same process as CUB's 0.598 - 0.610 ms, three
+  // rounds each (ms; blocks x items): 5 x 32 (the wide row) 0.587 - 0.592; 4 x 40 0.600 -
+  // 0.604; 4 x 42 0.585 - 0.587; 4 x 44 0.580 - 0.591; 4 x 46 0.578 - 0.579; 4 x 47 0.573 -
+  // 0.586 <- chosen, the most that fits 128 registers without a spill; 4 x 48 0.747 - 0.754
+  // (48 bytes spilled); 4 x 50 0.603 - 0.604; 4 x 54 0.619 - 0.631; 5 x 36 (88 bytes spilled)
+  // 0.611 - 0.613; 5 x 40 0.684 - 0.686 (bench/results/2026-11-23-h100-scan-runs.md).
+  static constexpr int eight_byte_items = 47;
+  static constexpr int eight_byte_min_blocks_per_sm = 4;
   template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || reads_f_loaded<G>();
   template <class T, class G> static constexpr bool wide = sizeof(T) > widest_narrow_value && !g_reads<G>;
+  template <class T, class G> static constexpr bool eight_byte = sizeof(T) == 8 && !g_reads<G>;
   // __launch_bounds__' second argument for a scan of T whose g is G.
   template <class T, class G> static constexpr int min_blocks_for() {
+    if (eight_byte<T, G>) return eight_byte_min_blocks_per_sm;
     return wide<T, G> ? wide_min_blocks_per_sm : min_blocks_per_sm;
   }
   template <class T, class G> static constexpr int budget_for() {
+    if (eight_byte<T, G>) return eight_byte_items * 8;
     if (sizeof(T) > widest_narrow_value) return g_reads<G> ? tight_bytes_per_thread : wide_bytes_per_thread;
     return g_reads<G> ? reading_g_bytes_per_thread : bytes_per_thread;
   }
@@ -139,8 +152,9 @@ struct scan_policy_sm90 {
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
     const int budget = budget_for<T, G>();
     int items = static_cast<int>(budget / per_item);
-    const int fit = static_cast<int>(max_tile_bytes / (block_threads * ExchangedBytes));
-    const int cap = sizeof(T) == 1 && !g_reads<G> ? byte_items : max_items;
+    const int tile_bytes = eight_byte<T, G> ? eight_byte_items * 8 * block_threads : max_tile_bytes;
+    const int fit = static_cast<int>(tile_bytes / (block_threads * ExchangedBytes));
+    const int cap = sizeof(T) == 1 && !g_reads<G> ? byte_items : eight_byte<T, G> ? eight_byte_items : max_items;
     if (items > cap) items = cap;
     if (items > fit) items = fit;
     return items < 1 ? 1 : items;

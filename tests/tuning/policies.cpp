@@ -59,13 +59,15 @@ struct g_keeping_f_loads {
   static constexpr bool reads_f_loaded = true;
 };
 
-TEST_CASE("scan policy: 28 items for 4-byte values, segmented or not; 32 for wider ones on 5 blocks when g reads nothing; 48 for bytes") {
+TEST_CASE("scan policy: items by width when g reads nothing: 48 for bytes, 28 for 4 bytes, 47 on 4 blocks for 8") {
   using P = kn::scan_policy_sm90;
   using i32 = std::int32_t;
   using i64 = std::int64_t;
   CHECK(P::items_for<i32, loads<i32>, loads<nothing>>() == 28);
-  CHECK(P::items_for<i64, loads<i64>, loads<nothing>>() == 32);
-  CHECK(P::items_for<double, loads<double>, loads<nothing>>() == 32);
+  CHECK(P::items_for<i64, loads<i64>, loads<nothing>>() == 47);     // eight_byte_items
+  CHECK(P::items_for<double, loads<double>, loads<nothing>>() == 47);
+  CHECK(P::items_for<i64, loads<i32>, loads<nothing>>() == 47);  // an 8-byte value costs 8 bytes an item
+  CHECK(P::items_for<std::uint64_t, loads<row_of_two_floats>, loads<nothing>>() == 47);
   CHECK(P::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 48);    // byte_items: three 16-byte runs
   CHECK(P::items_for<std::int16_t, loads<std::int16_t>, loads<nothing>>() == 32);  // max_items
   CHECK(P::items_for<std::int8_t, loads<std::int8_t>, g_keeping_f_loads>() == 32); // g reads: the 80-byte budget, capped
@@ -85,7 +87,8 @@ TEST_CASE("scan policy: 28 items for 4-byte values, segmented or not; 32 for wid
   CHECK(P::items_for<i64, loads<float>, loads<row_of_two_floats>>() == 8);
   CHECK(P::min_blocks_for<i64, loads<row_of_two_floats>>() == 8);
   CHECK(P::min_blocks_for<i32, loads<nothing>>() == 8);
-  CHECK(P::min_blocks_for<i64, loads<nothing>>() == 5);
+  CHECK(P::min_blocks_for<i64, loads<nothing>>() == 4);
+  CHECK(P::min_blocks_for<double, loads<nothing>>() == 4);
   CHECK(P::min_blocks_for<affine24, loads<nothing>>() == 5);
 }
 

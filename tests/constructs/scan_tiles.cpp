@@ -1,9 +1,11 @@
-// Scans of 1- and 2-byte values at the edges of the GPU scan's tiles. On the cuda backend
-// their full tiles move in 16-byte runs (kernels/agent/scan_runs.cuh, Note [Runs in scans]);
-// a tile whose leaf or output is misaligned, and the last tile, go element by element in the
-// runs' arrangement. Each case is checked against a sequential loop: inclusive, exclusive
-// and segmented scans; an f reading an aligned and a misaligned leaf; a g storing two arrays
-// and the last element; a g scattering; an int16 scan of int8 loads (runs wider than 16 bytes).
+// Scans at the edges of the GPU scan's tiles, whose size the policy sets by the value's width
+// (kernels/tuning/policies.hpp): 1- and 2-byte values, whose full tiles move in 16-byte runs
+// (kernels/agent/scan_runs.cuh, Note [Runs in scans]; a tile whose leaf or output is
+// misaligned, and the last tile, go element by element in the runs' arrangement), and 8-byte
+// values, whose 47-item tiles live in dynamic shared memory. Each case is checked against a
+// sequential loop: inclusive, exclusive and segmented scans; an f reading an aligned and a
+// misaligned leaf; a g storing two arrays and the last element; a g scattering; an int16
+// scan of int8 loads (runs wider than 16 bytes).
 #include <cstdint>
 #include <vector>
 
@@ -76,6 +78,12 @@ template <class T, class B> void check_scan_with_two_outputs_and_last() {
 TEST_CASE_TEMPLATE("scan: int8 and int16 at tile edges, aligned and one element off", B, RUNE_TEST_BACKENDS) {
   check_scans_around_tiles<std::int8_t, B>();
   check_scans_around_tiles<std::int16_t, B>();
+}
+
+// Sums of values in [-3, 3] are exact in double too.
+TEST_CASE_TEMPLATE("scan: int64 and double at tile edges, aligned and one element off", B, RUNE_TEST_BACKENDS) {
+  check_scans_around_tiles<std::int64_t, B>();
+  check_scans_around_tiles<double, B>();
 }
 
 TEST_CASE_TEMPLATE("scan: int8 and int16 scans storing two arrays and their last element in one pass", B,
