@@ -65,8 +65,9 @@ struct reduce_policy_sm90 {
 //   112 bytes per thread, segmented or not;
 // - values of up to 4 bytes, g reads: 8 blocks, 80 bytes (a filter-shaped scan, int32 with 20
 //   items: 0.242 ms, 1.13x DeviceSelect::If; 28 items spill 72 bytes, 0.275 ms);
-// - wider values (int64, double, structs), g reads nothing: 5 blocks per SM (96 registers),
-//   256 bytes per thread, so 32 eight-byte items;
+// - wider values (structs), g reads nothing: 5 blocks per SM (96 registers), 256 bytes per
+//   thread; 8-byte values (int64, double) have a row of their own, 47 items on 4 blocks
+//   (eight_byte_items below), and 1-byte values take 48 items (byte_items);
 // - wider values, g reads: 8 blocks and 64 bytes. The filter example (int64 counts, g reading
 //   two floats) took 1.65 ms on a 3-block wide row against 1.24 ms at 8 items on 8 blocks per
 //   SM (H100).
