@@ -27,7 +27,8 @@ namespace rune::kernels {
 
 // V consecutive elements, moved through the exchange as one item. Aligned for a vector
 // access where V x sizeof(T) is a power of two up to 16 bytes (what run_of's shared-memory
-// accesses can use); otherwise unpadded.
+// accesses can use); otherwise unpadded. Not detail::vector_of, which aligns to the whole run:
+// a 32-byte run (an int16 scan of int8 loads) would pass the 16 bytes the tile storage has.
 template <class T, int V, bool = (V * sizeof(T) <= 16 && ((V * sizeof(T)) & (V * sizeof(T) - 1)) == 0)>
 struct run_of {
   T at[V];

@@ -135,28 +135,35 @@ struct scan_policy_sm90 {
   static constexpr int eight_byte_items = 47;
   static constexpr int eight_byte_min_blocks_per_sm = 4;
   template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || reads_f_loaded<G>();
-  template <class T, class G> static constexpr bool wide = sizeof(T) > widest_narrow_value && !g_reads<G>;
-  template <class T, class G> static constexpr bool eight_byte = sizeof(T) == 8 && !g_reads<G>;
+
+  // The row a scan of values `value_bytes` wide takes, by whether its g reads; rune-plan prints it.
+  struct row {
+    int bytes_per_thread, max_items, tile_bytes, min_blocks_per_sm;
+  };
+  static constexpr row row_for(std::size_t value_bytes, bool g_reads) {
+    if (g_reads)
+      return {value_bytes > widest_narrow_value ? tight_bytes_per_thread : reading_g_bytes_per_thread, max_items,
+              max_tile_bytes, min_blocks_per_sm};
+    if (value_bytes == 8) {
+      return {eight_byte_items * 8, eight_byte_items, eight_byte_items * 8 * block_threads,
+              eight_byte_min_blocks_per_sm};
+    }
+    if (value_bytes > widest_narrow_value)
+      return {wide_bytes_per_thread, max_items, max_tile_bytes, wide_min_blocks_per_sm};
+    return {bytes_per_thread, value_bytes == 1 ? byte_items : max_items, max_tile_bytes, min_blocks_per_sm};
+  }
   // __launch_bounds__' second argument for a scan of T whose g is G.
   template <class T, class G> static constexpr int min_blocks_for() {
-    if (eight_byte<T, G>) return eight_byte_min_blocks_per_sm;
-    return wide<T, G> ? wide_min_blocks_per_sm : min_blocks_per_sm;
-  }
-  template <class T, class G> static constexpr int budget_for() {
-    if (eight_byte<T, G>) return eight_byte_items * 8;
-    if (sizeof(T) > widest_narrow_value) return g_reads<G> ? tight_bytes_per_thread : wide_bytes_per_thread;
-    return g_reads<G> ? reading_g_bytes_per_thread : bytes_per_thread;
+    return row_for(sizeof(T), g_reads<G>).min_blocks_per_sm;
   }
   template <class T, class F, class G, std::size_t ExchangedBytes = sizeof(T)> static constexpr int items_for() {
     const std::size_t f_loads = bytes_loaded<typename F::loaded>(), g_loads = bytes_loaded<typename G::loaded>();
     const std::size_t loads = f_loads > g_loads ? f_loads : g_loads;
     const std::size_t per_item = loads > sizeof(T) ? loads : sizeof(T);
-    const int budget = budget_for<T, G>();
-    int items = static_cast<int>(budget / per_item);
-    const int tile_bytes = eight_byte<T, G> ? eight_byte_items * 8 * block_threads : max_tile_bytes;
-    const int fit = static_cast<int>(tile_bytes / (block_threads * ExchangedBytes));
-    const int cap = sizeof(T) == 1 && !g_reads<G> ? byte_items : eight_byte<T, G> ? eight_byte_items : max_items;
-    if (items > cap) items = cap;
+    const row r = row_for(sizeof(T), g_reads<G>);
+    int items = static_cast<int>(r.bytes_per_thread / per_item);
+    const int fit = static_cast<int>(r.tile_bytes / (block_threads * ExchangedBytes));
+    if (items > r.max_items) items = r.max_items;
     if (items > fit) items = fit;
     return items < 1 ? 1 : items;
   }

@@ -259,17 +259,12 @@ int run_scan(const std::vector<std::string>& args) {
                           " bytes; use --model thesis"};
     const int m = sm90_items[bytes - 1];
     std::printf("scan device=%s model=rune types=%s m=%d\n", device.c_str(), types.c_str(), m);
-    const bool wide = bytes > policy::widest_narrow_value, eight = bytes == 8;
-    const int per_thread =
-        eight ? policy::eight_byte_items * 8 : wide ? policy::wide_bytes_per_thread : policy::bytes_per_thread;
-    const int cap = bytes == 1 ? policy::byte_items : eight ? policy::eight_byte_items : policy::max_items;
-    const int tile_bytes = eight ? policy::eight_byte_items * 8 * policy::block_threads : policy::max_tile_bytes;
-    const int blocks = eight ? policy::eight_byte_min_blocks_per_sm
-                             : wide ? policy::wide_min_blocks_per_sm : policy::min_blocks_per_sm;
+    const policy::row row = policy::row_for(bytes, false);  // g stores the scanned value, reading nothing
     std::printf("  scan_policy_sm90 (measured on the H100): items = min(%d bytes per thread / %zu bytes loaded per "
                 "item, %d, %d tile bytes / (%d threads x %zu-byte element)), at least 1; %d blocks per SM; for "
                 "scan(op, ne, xs) of one array, segmented or not\n",
-                per_thread, bytes, cap, tile_bytes, policy::block_threads, bytes, blocks);
+                row.bytes_per_thread, bytes, row.max_items, row.tile_bytes, policy::block_threads, bytes,
+                row.min_blocks_per_sm);
     return 0;
   }
   const scan_items_terms t = scan_items_thesis_terms(sizes, *dev);

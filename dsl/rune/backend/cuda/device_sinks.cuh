@@ -205,12 +205,31 @@ __device__ element_loads<Context, D...> load_element(const Context& context, con
   }(std::index_sequence_for<D...>{});
 }
 
-// Elements i .. i + V - 1: each sink loads its run, copied into the elements' rows.
-template <std::size_t K, int V, class D, class Context, class... Ds>
-__device__ void load_sink_run(const D& sink, index_t i, element_loads<Context, Ds...> (&out)[V]) {
+// The row of an element's loads holding one cell per sink: element_loads' sinks, or the row
+// itself (a scan's g, scan_body.cuh).
+template <class Context, class... Ds> __device__ row<loaded_t<Ds>...>& sink_cells(element_loads<Context, Ds...>& e) {
+  return e.sinks;
+}
+template <class Context, class... Ds>
+__device__ const row<loaded_t<Ds>...>& sink_cells(const element_loads<Context, Ds...>& e) {
+  return e.sinks;
+}
+template <class... L> __device__ row<L...>& sink_cells(row<L...>& r) { return r; }
+template <class... L> __device__ const row<L...>& sink_cells(const row<L...>& r) { return r; }
+
+// Elements i .. i + V - 1: sink K loads its run, copied into cell K of the elements' loads.
+template <std::size_t K, int V, class D, class Loads>
+__device__ void load_sink_run(const D& sink, index_t i, Loads (&out)[V]) {
   loaded_t<D> part[V];
   cuda::load_run<V>(sink, i, part);
-  for (int v = 0; v < V; ++v) get<K>(out[v].sinks) = part[v];
+  for (int v = 0; v < V; ++v) get<K>(sink_cells(out[v])) = part[v];
+}
+// Sink K stores its run from cell K of the elements' loads, in the contexts c.
+template <std::size_t K, int V, class D, class Loads, class Ctx>
+__device__ void store_sink_run(const D& sink, index_t i, const Loads (&p)[V], const Ctx (&c)[V]) {
+  loaded_t<D> part[V];
+  for (int v = 0; v < V; ++v) part[v] = get<K>(sink_cells(p[v]));
+  cuda::store_run<V>(sink, i, part, c);
 }
 template <int V, class Context, class... D>
 __device__ void load_element_run(const Context& context, const row<D...>& sinks, index_t i,
@@ -249,15 +268,8 @@ template <class Context, class... D> struct apply_all {
   __device__ void store_run(index_t i, const element_loads<Context, D...> (&p)[V], kernels::covered_t) const {
     decltype(context.at(p[0].context)) c[V];
     for (int v = 0; v < V; ++v) c[v] = context.at(p[v].context);
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_sink_run<K>(get<K>(sinks), i, p, c), ...); }(
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store_sink_run<K>(get<K>(sinks), i, p, c), ...); }(
         std::index_sequence_for<D...>{});
-  }
-  template <std::size_t K, class S, int V, class Ctx>
-  __device__ static void store_sink_run(const S& sink, index_t i, const element_loads<Context, D...> (&p)[V],
-                                        const Ctx (&c)[V]) {
-    loaded_t<S> part[V];
-    for (int v = 0; v < V; ++v) part[v] = get<K>(p[v].sinks);
-    cuda::store_run<V>(sink, i, part, c);
   }
 };
 

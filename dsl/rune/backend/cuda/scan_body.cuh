@@ -39,7 +39,7 @@ template <class T, bool Reduces, class... D> struct scan_g {
   // Elements i .. i + V - 1 (Note [Runs in scans]): each sink loads and stores its run, a
   // store sink by vectors (device_sinks.cuh).
   template <int V> __device__ void load_run(index_t i, loaded (&out)[V]) const {
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (load_sink_run<K>(get<K>(sinks), i, out), ...); }(
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::load_sink_run<K>(get<K>(sinks), i, out), ...); }(
         std::index_sequence_for<D...>{});
   }
   template <int V> __device__ bool runs_fit(index_t begin, index_t end) const {
@@ -55,20 +55,8 @@ template <class T, bool Reduces, class... D> struct scan_g {
       if constexpr (reads_f_loaded) c[k] = ctx{v[k], lf[k]};
       else c[k] = ctx{v[k], {}};
     }
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (store_sink_run<K>(get<K>(sinks), i, p, c), ...); }(
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store_sink_run<K>(get<K>(sinks), i, p, c), ...); }(
         std::index_sequence_for<D...>{});
-  }
-  template <std::size_t K, class S, int V>
-  __device__ static void load_sink_run(const S& sink, index_t i, loaded (&out)[V]) {
-    loaded_t<S> part[V];
-    cuda::load_run<V>(sink, i, part);
-    for (int k = 0; k < V; ++k) get<K>(out[k]) = part[k];
-  }
-  template <std::size_t K, class S, int V, class Ctx>
-  __device__ static void store_sink_run(const S& sink, index_t i, const loaded (&p)[V], const Ctx (&c)[V]) {
-    loaded_t<S> part[V];
-    for (int k = 0; k < V; ++k) part[k] = get<K>(p[k]);
-    cuda::store_run<V>(sink, i, part, c);
   }
   template <class Ctx> __device__ auto store_in(index_t i, const loaded& p, const Ctx& c) const {
     [&]<std::size_t... K>(std::index_sequence<K...>) { (cuda::store(get<K>(sinks), i, get<K>(p), c), ...); }(
