@@ -110,6 +110,19 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   static constexpr int run_length =
       sizeof(T) <= Policy::widest_run_value ? scan_run_length<T, F, G, R::enabled, items>() : 1;
   using run_t = run_of<T, run_length>;
+  // Note [Tiles prefetched into L2]
+  // As a tile starts, the block prefetches every 128-byte line f will load for it into L2
+  // (prefetch.global.L2, a few instructions a thread, no registers held), then loads as
+  // before: the whole tile's reads are in flight at once, where register-held loads leave a
+  // block of 47 int64 items per thread with no more in flight than its registers allow. CUB's
+  // transform kernels prefetch their tiles the same way. The int64 scan of 1e8 went 0.577 ->
+  // 0.556 ms (H100, 1.04x -> 1.08x of CUB's InclusiveSum, three rounds), double 0.580 -> 0.557;
+  // int32 and segmented int32 sums were unchanged. Prefetching a later tile instead (the one
+  // drawn a quarter, half, one or two rounds of the grid ahead) thrashed L2: 0.60 - 0.84 ms
+  // (bench/results/2026-11-23-h100-scan-prefetch.md). Rows opt in (scan_policy_sm90::row).
+  static constexpr bool prefetches_tiles =
+      Policy::row_for(sizeof(T), Policy::template g_reads<G>).prefetch_l2 &&
+      requires(const F& f, index_t i) { f.prefetch_l2(i, i); };
   using run_exchange =
       std::conditional_t<(run_length > 1), cub::BlockExchange<run_t, threads, items / run_length>, block_exchange>;
   using reduction_storage = typename reduction_temp<R, threads, items>::type;
@@ -250,6 +263,10 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
       __syncthreads();  // also: the previous tile is done with the shared storage
       const unsigned tile = temp.tile;
       if (tile >= tiles) break;
+      if constexpr (prefetches_tiles) {
+        const index_t begin = index_t(tile) * tile_items;
+        f.prefetch_l2(begin, begin + tile_items < n ? begin + tile_items : n);
+      }
       scan_tile(tile, carried);
       __syncthreads();  // temp.tile is read above before thread 0 draws again
     }

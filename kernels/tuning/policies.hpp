@@ -134,11 +134,15 @@ struct scan_policy_sm90 {
   // 0.611 - 0.613; 5 x 40 0.684 - 0.686 (bench/results/2026-11-23-h100-scan-runs.md).
   static constexpr int eight_byte_items = 47;
   static constexpr int eight_byte_min_blocks_per_sm = 4;
+  // 8-byte values whose g reads nothing also prefetch each tile's input into L2 as the tile
+  // starts (agent/scan_agent.cuh, Note [Tiles prefetched into L2]).
+  static constexpr bool eight_byte_prefetch_l2 = true;
   template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || reads_f_loaded<G>();
 
   // The row a scan of values `value_bytes` wide takes, by whether its g reads; rune-plan prints it.
   struct row {
     int bytes_per_thread, max_items, tile_bytes, min_blocks_per_sm;
+    bool prefetch_l2 = false;  // each tile's input into L2 as the tile starts
   };
   static constexpr row row_for(std::size_t value_bytes, bool g_reads) {
     if (g_reads)
@@ -146,7 +150,7 @@ struct scan_policy_sm90 {
               max_tile_bytes, min_blocks_per_sm};
     if (value_bytes == 8) {
       return {eight_byte_items * 8, eight_byte_items, eight_byte_items * 8 * block_threads,
-              eight_byte_min_blocks_per_sm};
+              eight_byte_min_blocks_per_sm, eight_byte_prefetch_l2};
     }
     if (value_bytes > widest_narrow_value)
       return {wide_bytes_per_thread, max_items, max_tile_bytes, wide_min_blocks_per_sm};

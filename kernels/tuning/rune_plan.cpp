@@ -261,10 +261,10 @@ int run_scan(const std::vector<std::string>& args) {
     std::printf("scan device=%s model=rune types=%s m=%d\n", device.c_str(), types.c_str(), m);
     const policy::row row = policy::row_for(bytes, false);  // g stores the scanned value, reading nothing
     std::printf("  scan_policy_sm90 (measured on the H100): items = min(%d bytes per thread / %zu bytes loaded per "
-                "item, %d, %d tile bytes / (%d threads x %zu-byte element)), at least 1; %d blocks per SM; for "
+                "item, %d, %d tile bytes / (%d threads x %zu-byte element)), at least 1; %d blocks per SM%s; for "
                 "scan(op, ne, xs) of one array, segmented or not\n",
                 row.bytes_per_thread, bytes, row.max_items, row.tile_bytes, policy::block_threads, bytes,
-                row.min_blocks_per_sm);
+                row.min_blocks_per_sm, row.prefetch_l2 ? "; each tile prefetched into L2" : "");
     return 0;
   }
   const scan_items_terms t = scan_items_thesis_terms(sizes, *dev);

@@ -92,6 +92,17 @@ TEST_CASE("scan policy: items by width when g reads nothing: 48 for bytes, 28 fo
   CHECK(P::min_blocks_for<affine24, loads<nothing>>() == 5);
 }
 
+TEST_CASE("scan policy: only the 8-byte row whose g reads nothing prefetches its tiles into L2") {
+  using P = kn::scan_policy_sm90;
+  CHECK(P::row_for(8, false).prefetch_l2);
+  CHECK_FALSE(P::row_for(8, true).prefetch_l2);  // g's registers beside the tile: not measured
+  for (std::size_t bytes : {1, 2, 4, 16, 24}) {
+    CAPTURE(bytes);
+    CHECK_FALSE(P::row_for(bytes, false).prefetch_l2);  // int8, int16, int32: neutral or slower
+    CHECK_FALSE(P::row_for(bytes, true).prefetch_l2);
+  }
+}
+
 TEST_CASE("rows of loaded values count the bytes their members read, not sizeof") {
   using rune::detail::row;
   CHECK(kn::bytes_loaded<row<std::int32_t, nothing>>() == 4);  // sizeof is 8

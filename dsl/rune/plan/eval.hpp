@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "../config.hpp"
+#include "../detail/prefetch.hpp"
 #include "../detail/row.hpp"
 #include "../detail/vector_access.hpp"
 
@@ -70,6 +71,12 @@ template <int V, class E> RUNE_HD bool runs_aligned(const E& e, index_t i) {
   else return true;
 }
 
+// Prefetches into L2 what e loads for elements [begin, end): every leaf's range, by the whole
+// block (detail/prefetch.hpp); nothing for evaluators that load no memory.
+template <class E> RUNE_HD void prefetch_l2(const E& e, index_t begin, index_t end) {
+  if constexpr (requires { e.prefetch_l2(begin, end); }) e.prefetch_l2(begin, end);
+}
+
 // An element of an array in memory (a leaf or a result stored by an earlier pass).
 template <class T> struct read_eval {
   using value_type = T;
@@ -78,6 +85,9 @@ template <class T> struct read_eval {
   RUNE_HD T load(index_t i) const { return p[i]; }
   template <int V> RUNE_HD void load_run(index_t i, T (&out)[V]) const { load_vector_run<V>(p + i, out); }
   template <int V> RUNE_HD bool runs_aligned(index_t i) const { return vector_aligned<V>(p + i); }
+  RUNE_HD void prefetch_l2(index_t begin, index_t end) const {
+    prefetch_l2_lines(p + begin, static_cast<std::size_t>(end - begin) * sizeof(T));
+  }
   template <class Ctx> RUNE_HD T compute(const T& v, index_t, const Ctx&) const { return v; }
   template <class Ctx> RUNE_HD T operator()(index_t i, const Ctx&) const { return p[i]; }
 };
@@ -157,6 +167,10 @@ template <class R, class F, class... Es> struct map_eval {
       return (detail::runs_aligned<V>(get<I>(es), i) && ...);
     }(std::index_sequence_for<Es...>{});
   }
+  RUNE_HD void prefetch_l2(index_t begin, index_t end) const {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (detail::prefetch_l2(get<I>(es), begin, end), ...); }(
+        std::index_sequence_for<Es...>{});
+  }
   template <class Ctx, std::size_t... I>
   RUNE_HD R compute_all(const loaded& l, index_t i, const Ctx& c, std::index_sequence<I...>) const {
     return static_cast<R>(f(get<I>(es).compute(get<I>(l), i, c)...));
@@ -184,6 +198,7 @@ template <class T, class E> struct convert_eval {
   RUNE_HD loaded load(index_t i) const { return e.load(i); }
   template <int V> RUNE_HD void load_run(index_t i, loaded (&out)[V]) const { detail::load_run<V>(e, i, out); }
   template <int V> RUNE_HD bool runs_aligned(index_t i) const { return detail::runs_aligned<V>(e, i); }
+  RUNE_HD void prefetch_l2(index_t begin, index_t end) const { detail::prefetch_l2(e, begin, end); }
   template <class Ctx> RUNE_HD T compute(const loaded& l, index_t i, const Ctx& c) const {
     return static_cast<T>(e.compute(l, i, c));
   }

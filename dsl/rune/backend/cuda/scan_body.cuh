@@ -16,6 +16,8 @@ template <class T, class E> struct scan_f {
   // scan has its n elements, so a run fits where the leaves are aligned for it.
   template <int V> __device__ void load_run(index_t i, loaded (&run)[V]) const { detail::load_run<V>(e, i, run); }
   template <int V> __device__ bool runs_fit(index_t begin, index_t) const { return detail::runs_aligned<V>(e, begin); }
+  // Every leaf's lines of elements [begin, end) into L2 (Note [Tiles prefetched into L2]).
+  __device__ void prefetch_l2(index_t begin, index_t end) const { detail::prefetch_l2(e, begin, end); }
   __device__ T compute(const loaded& l, index_t i) const { return static_cast<T>(e.compute(l, i, no_ctx{})); }
 };
 
