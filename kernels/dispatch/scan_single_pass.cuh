@@ -14,6 +14,7 @@
 #include "../entry/scan_kernel.cuh"
 #include "../entry/store_value_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
+#include "../runtime/device_properties.hpp"
 #include "../runtime/dynamic_shared.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../runtime/stream_scratch.hpp"
@@ -60,10 +61,30 @@ template <class Policy, class T, class Op, class F, class G, class R> index_t sc
   return (n + tile - 1) / tile;
 }
 
+// Whether a scan of n elements runs the few-tile policy (tuning/policies.hpp, Note [Few-tile
+// scans]): its row has one, and n makes fewer tiles than the device holds blocks of the row.
+template <class Policy, class T, class Op, class F, class G> bool runs_few_tiles(index_t n, index_t seg) {
+  constexpr bool g_reads = Policy::template g_reads<G>;
+  if constexpr (Policy::has_few_tile_row(sizeof(T), g_reads)) {
+    const index_t wave = index_t(current_device_properties().sm_count) * Policy::row_for(sizeof(T), g_reads).min_blocks_per_sm;
+    return scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg) < wave;
+  } else {
+    return false;
+  }
+}
+
 template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
 void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
+  if constexpr (Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>)) {
+    if (runs_few_tiles<Policy, T, Op, F, G>(n, seg)) {
+      using few = typename Policy::few_tiles;
+      launch_scan<few>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<few, T, Op, F, G, no_reduction>(n, seg),
+                       stream);
+      return;
+    }
+  }
   launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg),
                       stream);
 }

@@ -98,7 +98,15 @@ struct reduce_policy_sm90 {
 // bytes in flight while warp 0 waits: int32 0.351 -> 0.401, int64 0.82 -> 1.12, filter 0.384
 // -> 0.82, scan + min + last 0.36 -> 0.60. A tile drawn early publishes its aggregate a whole
 // tile later, so every successor's look-back waits longer; the extra registers also spill.
-struct scan_policy_sm90 {
+//
+// Note [Few-tile scans]
+// The 8-byte and 1-byte rows' long tiles (47 and 48 items a thread) pay at 1e8 but leave an
+// input of a few tiles to a few blocks, each a long serial chain: int64 at 2^16 elements is 11
+// tiles of 6016 (0.98x of CUB, bench/results/2026-11-23-h100-sweep-scan.md). Where an input has
+// fewer tiles than the device holds blocks at once, such scans run a second instantiation, the
+// few-tile policy (FewTiles), whose rows for those widths have short tiles: 16 items on 8
+// blocks per SM for 8-byte values, 32 for 1-byte values (the rows of session 11).
+template <bool FewTiles> struct basic_scan_policy_sm90 {
   static constexpr int block_threads = 128;
   static constexpr int blocks_per_sm = 16;  // the persistent grid's cap
   static constexpr int max_items = 32;
@@ -137,6 +145,13 @@ struct scan_policy_sm90 {
   // 8-byte values whose g reads nothing also prefetch each tile's input into L2 as the tile
   // starts (agent/scan_agent.cuh, Note [Tiles prefetched into L2]).
   static constexpr bool eight_byte_prefetch_l2 = true;
+  // Note [Few-tile scans]: the rows of short tiles, and the policy that has them.
+  static constexpr int few_tile_eight_byte_items = 16;
+  static constexpr int few_tile_byte_items = 32;
+  using few_tiles = basic_scan_policy_sm90<true>;
+  static constexpr bool has_few_tile_row(std::size_t value_bytes, bool g_reads) {
+    return !FewTiles && !g_reads && (value_bytes == 8 || value_bytes == 1);
+  }
   template <class G> static constexpr bool g_reads = bytes_loaded<typename G::loaded>() > 0 || reads_f_loaded<G>();
 
   // The row a scan of values `value_bytes` wide takes, by whether its g reads; rune-plan prints it.
@@ -145,6 +160,10 @@ struct scan_policy_sm90 {
     bool prefetch_l2 = false;  // each tile's input into L2 as the tile starts
   };
   static constexpr row row_for(std::size_t value_bytes, bool g_reads) {
+    if (FewTiles && !g_reads && value_bytes == 8)
+      return {few_tile_eight_byte_items * 8, few_tile_eight_byte_items, max_tile_bytes, min_blocks_per_sm};
+    if (FewTiles && !g_reads && value_bytes == 1)
+      return {bytes_per_thread, few_tile_byte_items, max_tile_bytes, min_blocks_per_sm};
     if (g_reads)
       return {value_bytes > widest_narrow_value ? tight_bytes_per_thread : reading_g_bytes_per_thread, max_items,
               max_tile_bytes, min_blocks_per_sm};
@@ -172,6 +191,7 @@ struct scan_policy_sm90 {
     return items < 1 ? 1 : items;
   }
 };
+using scan_policy_sm90 = basic_scan_policy_sm90<false>;
 }  // namespace rune::kernels
 
 namespace rune::kernels {

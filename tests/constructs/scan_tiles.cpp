@@ -2,7 +2,9 @@
 // (kernels/tuning/policies.hpp): 1- and 2-byte values, whose full tiles move in 16-byte runs
 // (kernels/agent/scan_runs.cuh, Note [Runs in scans]; a tile whose leaf or output is
 // misaligned, and the last tile, go element by element in the runs' arrangement), and 8-byte
-// values, whose 47-item tiles live in dynamic shared memory. Each case is checked against a
+// values, whose 47-item tiles live in dynamic shared memory; inputs of few tiles of 1- and
+// 8-byte values take short tiles instead (Note [Few-tile scans]), so the sizes go around both
+// and past the point where the long ones run. Each case is checked against a
 // sequential loop: inclusive, exclusive and segmented scans; an f reading an aligned and a
 // misaligned leaf; a g storing two arrays and the last element; a g scattering; an int16
 // scan of int8 loads (runs wider than 16 bytes).
@@ -32,7 +34,7 @@ template <class T> std::vector<T> prefix_sums(const std::vector<T>& xs, bool exc
 
 template <class T, class B> void check_scans_around_tiles() {
   const auto plus_t = [] RUNE_FN (T x, T y) { return static_cast<T>(x + y); };
-  for (index_t n : sizes_around(scan_tile<T>)) {
+  for (index_t n : scan_sizes_around_tiles<T>()) {
     CAPTURE(n);
     const auto xv = small_values<T>(n + 1);
     const auto a = resident_array<B>(xv);
@@ -44,7 +46,7 @@ template <class T, class B> void check_scans_around_tiles() {
     RUNE_CHECK_SAME(rune::force(rune::scan(plus_t, T{0}, xs), B{}).to_vector(), prefix_sums(head));
     RUNE_CHECK_SAME(rune::force(rune::scan(plus_t, T{0}, next), B{}).to_vector(), prefix_sums(tail));
     RUNE_CHECK_SAME(rune::force(rune::exclusive_scan(plus_t, T{0}, xs), B{}).to_vector(), prefix_sums(head, true));
-    for (index_t seg : {index_t{7}, scan_tile<T> + 1}) {
+    for (index_t seg : {index_t{7}, few_scan_tile<T> + 1, scan_tile<T> + 1}) {
       CAPTURE(seg);
       RUNE_CHECK_SAME(rune::force(rune::segmented_scan(plus_t, T{0}, seg, xs), B{}).to_vector(),
                       prefix_sums(head, false, seg));
@@ -59,7 +61,7 @@ template <class T, class B> void check_scans_around_tiles() {
 template <class T, class B> void check_scan_with_two_outputs_and_last() {
   const auto plus_t = [] RUNE_FN (T x, T y) { return static_cast<T>(x + y); };
   const auto twice = [] RUNE_FN (T x) { return static_cast<T>(2 * x); };
-  for (index_t n : sizes_around(scan_tile<T>)) {
+  for (index_t n : scan_sizes_around_tiles<T>()) {
     if (n == 0) continue;  // last() of nothing is a usage error (tests/constructs/index.cpp)
     CAPTURE(n);
     const auto xv = small_values<T>(n);

@@ -36,10 +36,27 @@ template <class T> struct loads_one {
 struct loads_nothing {
   struct loaded {};
 };
+template <class Policy, class T>
+inline constexpr rune::index_t scan_tile_of =
+    rune::index_t{Policy::block_threads} * Policy::template items_for<T, loads_one<T>, loads_nothing>();
+template <class T> inline constexpr rune::index_t scan_tile = scan_tile_of<rune::kernels::scan_policy_sm90, T>;
+// The short tiles a plain scan of T takes where the input has few tiles (Note [Few-tile
+// scans], kernels/tuning/policies.hpp); scan_tile<T> for widths without them.
 template <class T>
-inline constexpr rune::index_t scan_tile =
-    rune::index_t{rune::kernels::scan_policy_sm90::block_threads} *
-    rune::kernels::scan_policy_sm90::items_for<T, loads_one<T>, loads_nothing>();
+inline constexpr rune::index_t few_scan_tile = scan_tile_of<rune::kernels::scan_policy_sm90::few_tiles, T>;
+// Sizes around a plain scan's tiles: the short ones, the long ones, and where the input has more
+// long tiles than any GPU of up to 160 SMs holds blocks at once, so that the long tiles run.
+template <class T> std::vector<rune::index_t> scan_sizes_around_tiles() {
+  using P = rune::kernels::scan_policy_sm90;
+  auto out = sizes_around(scan_tile<T>);
+  if constexpr (P::has_few_tile_row(sizeof(T), false)) {
+    for (rune::index_t n : sizes_around(few_scan_tile<T>))
+      if (n > 17) out.push_back(n);
+    const rune::index_t past = 160 * rune::index_t{P::row_for(sizeof(T), false).min_blocks_per_sm} * scan_tile<T>;
+    out.insert(out.end(), {past - 1, past + 1, past + scan_tile<T> + 5});
+  }
+  return out;
+}
 inline constexpr rune::index_t map_tile =
     rune::index_t{rune::kernels::elementwise_policy_sm90::block_threads} *
     rune::kernels::elementwise_policy_sm90::items_per_thread;

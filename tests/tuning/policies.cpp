@@ -92,6 +92,29 @@ TEST_CASE("scan policy: items by width when g reads nothing: 48 for bytes, 28 fo
   CHECK(P::min_blocks_for<affine24, loads<nothing>>() == 5);
 }
 
+TEST_CASE("scan policy: 1- and 8-byte scans whose g reads nothing have short tiles for inputs of few tiles") {
+  using P = kn::scan_policy_sm90;
+  using F = P::few_tiles;
+  for (std::size_t bytes : {1, 8}) {
+    CAPTURE(bytes);
+    CHECK(P::has_few_tile_row(bytes, false));
+    CHECK_FALSE(P::has_few_tile_row(bytes, true));  // g reads: the rows are short already
+    CHECK_FALSE(F::has_few_tile_row(bytes, false));  // no third policy
+  }
+  for (std::size_t bytes : {2, 4, 16, 24}) CHECK_FALSE(P::has_few_tile_row(bytes, false));
+  CHECK(F::items_for<std::int64_t, loads<std::int64_t>, loads<nothing>>() == 16);
+  CHECK(F::items_for<double, loads<double>, loads<nothing>>() == 16);
+  CHECK(F::items_for<std::int8_t, loads<std::int8_t>, loads<nothing>>() == 32);
+  CHECK(F::min_blocks_for<std::int64_t, loads<nothing>>() == 8);
+  CHECK(F::min_blocks_for<std::int8_t, loads<nothing>>() == 8);
+  CHECK_FALSE(F::row_for(8, false).prefetch_l2);
+  // Every other row is the long-tile policy's.
+  CHECK(F::items_for<std::int32_t, loads<std::int32_t>, loads<nothing>>() ==
+        P::items_for<std::int32_t, loads<std::int32_t>, loads<nothing>>());
+  CHECK(F::items_for<std::int64_t, loads<std::int64_t>, g_keeping_f_loads>() ==
+        P::items_for<std::int64_t, loads<std::int64_t>, g_keeping_f_loads>());
+}
+
 TEST_CASE("scan policy: only the 8-byte row whose g reads nothing prefetches its tiles into L2") {
   using P = kn::scan_policy_sm90;
   CHECK(P::row_for(8, false).prefetch_l2);
