@@ -66,8 +66,9 @@ template <class Policy, class T, class Op, class F, class G, class R> index_t sc
 template <class Policy, class T, class Op, class F, class G> bool runs_few_tiles(index_t n, index_t seg) {
   constexpr bool g_reads = Policy::template g_reads<G>;
   if constexpr (Policy::has_few_tile_row(sizeof(T), g_reads)) {
-    const index_t wave = index_t(current_device_properties().sm_count) * Policy::row_for(sizeof(T), g_reads).min_blocks_per_sm;
-    return scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg) < wave;
+    const index_t resident = index_t(current_device_properties().sm_count) *
+                             Policy::row_for(sizeof(T), g_reads).min_blocks_per_sm;
+    return scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg) < resident;
   } else {
     return false;
   }
@@ -80,8 +81,8 @@ void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const
   if constexpr (Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>)) {
     if (runs_few_tiles<Policy, T, Op, F, G>(n, seg)) {
       using few = typename Policy::few_tiles;
-      launch_scan<few>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<few, T, Op, F, G, no_reduction>(n, seg),
-                       stream);
+      const index_t tiles = scan_tiles<few, T, Op, F, G, no_reduction>(n, seg);
+      launch_scan<few>(n, seg, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
       return;
     }
   }

@@ -13,6 +13,7 @@
 // problem and the usage, exit status 2.
 // `--device current` reads the device's limits through the CUDA runtime when rune-plan was
 // built with it (RUNE_PLAN_CUDA_RUNTIME), and fails with exit status 1 otherwise.
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -265,6 +266,13 @@ int run_scan(const std::vector<std::string>& args) {
                 "scan(op, ne, xs) of one array, segmented or not\n",
                 row.bytes_per_thread, bytes, row.max_items, row.tile_bytes, policy::block_threads, bytes,
                 row.min_blocks_per_sm, row.prefetch_l2 ? "; each tile prefetched into L2" : "");
+    if (policy::has_few_tile_row(bytes, false)) {  // Note [Few-tile scans]
+      const auto few = policy::few_tiles::row_for(bytes, false);
+      const int items = std::min({few.bytes_per_thread / static_cast<int>(bytes), few.max_items,
+                                  few.tile_bytes / (policy::block_threads * static_cast<int>(bytes))});
+      std::printf("  inputs of fewer tiles than %d blocks per SM on every SM: short tiles of %d items on %d blocks per SM\n",
+                  row.min_blocks_per_sm, items, few.min_blocks_per_sm);
+    }
     return 0;
   }
   const scan_items_terms t = scan_items_thesis_terms(sizes, *dev);

@@ -16,7 +16,8 @@ RUNE_HD inline void prefetch_l2_lines(const void* begin, std::size_t bytes) {
   constexpr std::uintptr_t line = 128;
   const auto start = reinterpret_cast<std::uintptr_t>(begin);
   for (std::uintptr_t a = (start & ~(line - 1)) + threadIdx.x * line; a < start + bytes; a += line * blockDim.x)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(reinterpret_cast<const void*>(a))) : "memory");
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(reinterpret_cast<const void*>(a)))
+                 : "memory");
 #else
   (void)begin;
   (void)bytes;
