@@ -11,10 +11,11 @@
 // g.store returns a contribution and *out = acc_op(acc_ne, contributions in index order...),
 // still one launch (tile_reduction.cuh). `out` is device-accessible: device memory, or a
 // mapped host cell (runtime/host_cells.hpp). acc_op must commute when Commutative is true.
+#include <utility>
+
 #include "../entry/scan_kernel.cuh"
 #include "../entry/store_value_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
-#include "../runtime/device_properties.hpp"
 #include "../runtime/dynamic_shared.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../runtime/stream_scratch.hpp"
@@ -23,6 +24,21 @@
 #include "../tuning/policies.hpp"
 
 namespace rune::kernels {
+
+// The agent's shared storage is dynamic: the 8-byte row's tiles pass the 48 KiB of static
+// shared memory (scan_kernel.cuh).
+template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
+inline constexpr int scan_shared_bytes = sizeof(typename scan_agent<Policy, Segmented, T, Op, F, G, R>::temp_storage);
+
+// The scan kernel, allowed its shared storage, and how many of its blocks the device holds at
+// once. The allowance comes first: a launch asking more than 48 KiB without it has no occupancy.
+template <class Policy, bool Segmented, class T, class Op, class F, class G, class R> auto resident_scan_kernel() {
+  constexpr auto kernel = scan_kernel<Policy, Segmented, T, Op, F, G, R>;
+  constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
+  const auto allowed = with_dynamic_shared<kernel>(shared_bytes);
+  const index_t resident = resident_blocks<kernel>(Policy::block_threads, Policy::blocks_per_sm, shared_bytes);
+  return std::pair{allowed, resident};
+}
 
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
 void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
@@ -33,16 +49,11 @@ void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, con
   const held_tile_state held =
       tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
   const tile_state_lease& st = held.lease;
-  // The agent's shared storage is dynamic: the 8-byte row's tiles pass the 48 KiB of static
-  // shared memory (scan_kernel.cuh).
-  constexpr auto kernel = scan_kernel<Policy, Segmented, T, Op, F, G, R>;
-  constexpr int shared_bytes = sizeof(typename agent::temp_storage);
-  // The allowance first: a launch asking more than 48 KiB without it has no occupancy.
-  const auto allowed = with_dynamic_shared<kernel>(shared_bytes);
   // Persistent: as many blocks as are resident at once (scan_agent.cuh, Note [Persistent scan blocks]).
-  const index_t resident = resident_blocks<kernel>(Policy::block_threads, Policy::blocks_per_sm, shared_bytes);
+  const auto [kernel, resident] = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>();
   const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  allowed<<<grid, Policy::block_threads, shared_bytes, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
+  constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
+  kernel<<<grid, Policy::block_threads, shared_bytes, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
 }
 
@@ -62,16 +73,11 @@ template <class Policy, class T, class Op, class F, class G, class R> index_t sc
 }
 
 // Whether a scan of n elements runs the few-tile policy (tuning/policies.hpp, Note [Few-tile
-// scans]): its row has one, and n makes fewer tiles than the device holds blocks of the row.
+// scans]): n makes fewer long tiles than the device holds blocks of the long-tile kernel.
 template <class Policy, class T, class Op, class F, class G> bool runs_few_tiles(index_t n, index_t seg) {
-  constexpr bool g_reads = Policy::template g_reads<G>;
-  if constexpr (Policy::has_few_tile_row(sizeof(T), g_reads)) {
-    const index_t resident = index_t(current_device_properties().sm_count) *
-                             Policy::row_for(sizeof(T), g_reads).min_blocks_per_sm;
-    return scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg) < resident;
-  } else {
-    return false;
-  }
+  const index_t resident = seg > 0 ? resident_scan_kernel<Policy, true, T, Op, F, G, no_reduction>().second
+                                   : resident_scan_kernel<Policy, false, T, Op, F, G, no_reduction>().second;
+  return scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg) < resident;
 }
 
 template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>

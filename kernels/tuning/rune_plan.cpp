@@ -13,7 +13,6 @@
 // problem and the usage, exit status 2.
 // `--device current` reads the device's limits through the CUDA runtime when rune-plan was
 // built with it (RUNE_PLAN_CUDA_RUNTIME), and fails with exit status 1 otherwise.
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -219,12 +218,16 @@ template <class T> struct f_loads {
 struct g_loads_nothing {
   using loaded = nothing_loaded;
 };
-template <std::size_t... I> constexpr auto sm90_items_table(std::index_sequence<I...>) {
+template <class Policy, std::size_t... I> constexpr auto sm90_items_table(std::index_sequence<I...>) {
   // Entry i is for an element of i + 1 bytes.
   return std::array<int, sizeof...(I)>{
-      rune::kernels::scan_policy_sm90::items_for<element_of<I + 1>, f_loads<element_of<I + 1>>, g_loads_nothing>()...};
+      Policy::template items_for<element_of<I + 1>, f_loads<element_of<I + 1>>, g_loads_nothing>()...};
 }
-constexpr auto sm90_items = sm90_items_table(std::make_index_sequence<rune_table_max_bytes>{});
+constexpr auto sm90_items =
+    sm90_items_table<rune::kernels::scan_policy_sm90>(std::make_index_sequence<rune_table_max_bytes>{});
+// The short tiles of inputs of few tiles (Note [Few-tile scans]), where the row has them.
+constexpr auto sm90_few_tile_items =
+    sm90_items_table<rune::kernels::scan_policy_sm90::few_tiles>(std::make_index_sequence<rune_table_max_bytes>{});
 
 int run_scan(const std::vector<std::string>& args) {
   const auto opts = parse_options(args, {"device", "types", "model"});
@@ -267,11 +270,9 @@ int run_scan(const std::vector<std::string>& args) {
                 row.bytes_per_thread, bytes, row.max_items, row.tile_bytes, policy::block_threads, bytes,
                 row.min_blocks_per_sm, row.prefetch_l2 ? "; each tile prefetched into L2" : "");
     if (policy::has_few_tile_row(bytes, false)) {  // Note [Few-tile scans]
-      const auto few = policy::few_tiles::row_for(bytes, false);
-      const int items = std::min({few.bytes_per_thread / static_cast<int>(bytes), few.max_items,
-                                  few.tile_bytes / (policy::block_threads * static_cast<int>(bytes))});
-      std::printf("  inputs of fewer tiles than %d blocks per SM on every SM: short tiles of %d items on %d blocks per SM\n",
-                  row.min_blocks_per_sm, items, few.min_blocks_per_sm);
+      std::printf("  inputs of fewer tiles than the device holds blocks at once: short tiles of %d items on %d "
+                  "blocks per SM\n",
+                  sm90_few_tile_items[bytes - 1], policy::few_tiles::row_for(bytes, false).min_blocks_per_sm);
     }
     return 0;
   }

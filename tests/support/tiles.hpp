@@ -45,14 +45,15 @@ template <class T> inline constexpr rune::index_t scan_tile = scan_tile_of<rune:
 template <class T>
 inline constexpr rune::index_t few_scan_tile = scan_tile_of<rune::kernels::scan_policy_sm90::few_tiles, T>;
 // Sizes around a plain scan's tiles: the short ones, the long ones, and where the input has more
-// long tiles than any GPU of up to 160 SMs holds blocks at once, so that the long tiles run.
+// long tiles than any GPU of up to 160 SMs holds blocks at once (the dispatch asks the kernel's
+// occupancy, at most blocks_per_sm), so that the long tiles run.
 template <class T> std::vector<rune::index_t> scan_sizes_around_tiles() {
   using P = rune::kernels::scan_policy_sm90;
   auto out = sizes_around(scan_tile<T>);
   if constexpr (P::has_few_tile_row(sizeof(T), false)) {
     for (rune::index_t n : sizes_around(few_scan_tile<T>))
       if (n > 17) out.push_back(n);
-    const rune::index_t past = 160 * rune::index_t{P::row_for(sizeof(T), false).min_blocks_per_sm} * scan_tile<T>;
+    const rune::index_t past = 160 * rune::index_t{P::blocks_per_sm} * scan_tile<T>;
     out.insert(out.end(), {past - 1, past + 1, past + scan_tile<T> + 5});
   }
   return out;
