@@ -1,4 +1,4 @@
-// The tour of ARCHITECTURE.md §1 as a program: lazy constructs, one force, several roots,
+// The public API (dsl/README.md, "Public API") as a program: lazy constructs, one force, several roots,
 // unfused for comparison, explain. Runs on the GPU when built with nvcc and one is present.
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Issue 5's targets on the GPU: generalized histograms with the M/S model against the plain
+// Generalized histograms on the GPU at the SC20 paper's bins: the M/S model against the plain
 // one-global-atomic-per-update kernel and CUB, in one process, on the same inputs.
 //   bench_gpu_hist [--csv file] [--n N] [--runs R] [--inspect] [--class hdw|cas|xcg] [--sweep file]
 // (N at most 2^31 - 1, CUB's sample count; a malformed or unknown argument is a usage error)

@@ -1,4 +1,4 @@
-// Issue 3's targets on the GPU: fused maps into a reduction, a copy-like map, plain sums,
+// Reductions and maps on the GPU: fused maps into a reduction, a copy-like map, plain sums,
 // each against its CUB (or cudaMemcpy) equivalent in the same process, on the same inputs.
 //   bench_gpu_reduce_map [--csv file]
 // Every timed region ends with the result on the host (scalars) or enqueued (arrays) for

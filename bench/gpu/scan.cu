@@ -1,6 +1,6 @@
-// Issue 4's scan targets: rune's single-pass maposcanomap against CUB in the same process,
-// on the same inputs. Both sides write their output to device memory (rune allocates it
-// from its pool, CUB writes a preallocated array).
+// Scans, segmented scans, filters and scan fusions: rune's single-pass maposcanomap against
+// CUB in the same process, on the same inputs. Both sides write their output to device memory
+// (rune allocates it from its pool, CUB writes a preallocated array).
 //   bench_gpu_scan [--csv file]
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>

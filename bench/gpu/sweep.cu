@@ -1,4 +1,4 @@
-// The sweep CCCL's own benchmarks use (issue 6, item 3): rune against CUB/Thrust in one
+// The sweep CCCL's own benchmarks use: rune against CUB/Thrust in one
 // process, on the same inputs, over element types i8 ... f64 and sizes 2^16 ... 2^28, and
 // generalized histograms over bins 2^4 ... 2^20 at two data entropies. Every rune result is
 // compared with the peer's on the device; a mismatch is printed, marked in the CSV and makes the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""HDW histograms in PyTorch at issue 5's bins, the peer of bench/gpu/hist.cu's hdw class (the
+"""HDW histograms in PyTorch at bench/gpu/hist.cu's bins, the peer of its hdw class (the
 genhist paper's setup): N uniform 31-bit ints x, bin = (x % max(1, H // RF)) * RF, a count of 1
 per sample. RF, the race factor, sends the samples to every RF-th bin only (RF = 63 at H = 31
 puts them all in bin 0). Routes:

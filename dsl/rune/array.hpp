@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "config.hpp"
@@ -29,7 +30,7 @@ template <class T> struct array_view {
 
 namespace detail {
 // Every node and array gets an identity when built; copies keep it. The planner merges
-// same-typed nodes only when their identities agree (ARCHITECTURE.md, shared subexpressions).
+// same-typed nodes only when their identities agree (dsl/README.md, "Fusion"; Note [Identity by type]).
 inline std::uint64_t fresh_node_id() {
   static std::atomic<std::uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);
@@ -87,16 +88,21 @@ template <class T> class array {
 
   // Copies the elements to a host vector (synchronizes with the device if they live there).
   std::vector<T> to_vector() const {
-    std::vector<T> out(static_cast<std::size_t>(n_));
-    if (n_ == 0) return out;
-    if (where_ == location::host) {
-      std::memcpy(out.data(), data_, out.size() * sizeof(T));
+    if (n_ == 0) return {};
+    if (where_ == location::host) return std::vector<T>(data_, data_ + n_);
+    if (!detail::copy_device_to_host)
+      throw backend_error("rune::array::to_vector: the array lives on a GPU but this program has no CUDA backend");
+    const std::size_t bytes = static_cast<std::size_t>(n_) * sizeof(T);
+    if constexpr (std::is_default_constructible_v<T>) {
+      std::vector<T> out(static_cast<std::size_t>(n_));
+      detail::copy_device_to_host(out.data(), data_, bytes);
+      return out;
     } else {
-      if (!detail::copy_device_to_host)
-        throw backend_error("rune::array::to_vector: the array lives on a GPU but this program has no CUDA backend");
-      detail::copy_device_to_host(out.data(), data_, out.size() * sizeof(T));
+      // No default constructor to size the vector with: stage the bytes, then copy the elements.
+      std::unique_ptr<T, detail::aligned_free> staged(static_cast<T*>(::operator new(bytes, std::align_val_t{64})));
+      detail::copy_device_to_host(staged.get(), data_, bytes);
+      return std::vector<T>(staged.get(), staged.get() + n_);
     }
-    return out;
   }
 
  private:
@@ -161,9 +167,14 @@ template <class T> array<T> to_host(const array<T>& a) {
 }
 
 // Wraps n elements the caller owns, without copying; the caller keeps them alive while in use.
-template <class T> array<std::remove_const_t<T>> view(T* ptr, index_t n) {
+template <class T, class I>
+  requires std::is_integral_v<I>
+array<std::remove_const_t<T>> view(T* ptr, I count) {
   using U = std::remove_const_t<T>;
-  if (n < 0) throw usage_error("rune::view(ptr, n): n = " + std::to_string(n) + " is negative");
+  if (std::cmp_less(count, 0)) throw usage_error("rune::view(ptr, n): n = " + std::to_string(count) + " is negative");
+  if (std::cmp_greater(count, detail::max_elements<U>))
+    throw usage_error("rune::view(ptr, n): n = " + std::to_string(count) + " is more elements than memory can address");
+  const index_t n = static_cast<index_t>(count);
   if (n > 0 && ptr == nullptr) throw usage_error("rune::view(ptr, n): ptr is null but n = " + std::to_string(n));
   const location where = detail::is_device_pointer && detail::is_device_pointer(ptr) ? location::device : location::host;
   return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, where);

@@ -16,6 +16,6 @@
 #endif
 
 namespace rune {
-// Element counts and indices are 64-bit everywhere (KERNELS.md: 64-bit flat indices).
+// Element counts and indices are 64-bit everywhere (dsl/README.md, "IR").
 using index_t = std::int64_t;
 }  // namespace rune

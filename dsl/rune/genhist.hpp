@@ -1,12 +1,14 @@
 #pragma once
 // rune::genhist: generalized histograms (h[is[i]] = op(h[is[i]], vs[i])), into num_bins fresh
 // bins starting from ne, or accumulating into an existing array (Futhark's reduce_by_index).
-// op must be associative and commutative; indices outside the bins are ignored.
+// op must be associative and commutative, ne neutral (Note [Neutral elements]); indices
+// outside the bins are ignored.
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "detail/expr.hpp"
+#include "detail/neutral.hpp"
 #include "ir/hist.hpp"
 
 namespace rune {
@@ -35,6 +37,7 @@ auto genhist(B num_bins, Op op, NE ne, const Is& is, const Vs& vs) {
       detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is negative");
     if (!std::in_range<index_t>(num_bins))
       detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is too large");
+    detail::check_neutral<Op>(static_cast<T>(ne), "rune::genhist(num_bins, op, ne, is, vs)");
     auto in = detail::as_node(is);
     auto vals = detail::as_node(vs);
     detail::check_lengths("rune::genhist", "is", detail::known_length(in), "vs", detail::known_length(vals));
@@ -62,6 +65,7 @@ auto genhist(D&& dest, Op op, NE ne, const Is& is, const Vs& vs) {
   using T = detail::value_of<D>;
   static_assert(std::is_convertible_v<NE, T>, "rune::genhist(dest, op, ne, is, vs): ne must convert to dest's element type");
   if constexpr (detail::check_hist<T, Op, Is, Vs>()) {
+    detail::check_neutral<Op>(static_cast<T>(ne), "rune::genhist(dest, op, ne, is, vs)");
     auto in = detail::as_node(is);
     auto vals = detail::as_node(vs);
     auto d = detail::as_node(std::forward<D>(dest));

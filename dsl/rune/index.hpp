@@ -3,6 +3,7 @@
 // scan they read (last(scan(...)) of the hand-written filter) they cost nothing extra.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "detail/expr.hpp"
 #include "ir/index.hpp"
@@ -28,7 +29,7 @@ template <class X, class I> auto index(const X& xs, I i) {
   if constexpr (array_ok && std::is_integral_v<I>) {
     auto x = detail::as_node(xs);
     const index_t n = detail::known_length(x);
-    if (i < 0 || (n >= 0 && static_cast<index_t>(i) >= n))
+    if (!std::in_range<index_t>(i) || std::cmp_less(i, 0) || (n >= 0 && std::cmp_greater_equal(i, n)))
       detail::fail("rune::index(xs, i): i = " + std::to_string(i) + " is outside an array of " +
                    (n >= 0 ? std::to_string(n) : std::string("unknown length")) + " elements");
     return detail::index_node<decltype(x)>{detail::fresh_node_id(), std::move(x), static_cast<index_t>(i), false};

@@ -7,11 +7,32 @@
 
 namespace rune {
 
+namespace detail {
+// Note [Integer overflow wraps]
+// Sums and products of integers wrap modulo 2^bits, as the hardware does; rune computes them
+// in unsigned arithmetic of at least int's width, so that overflow is defined behaviour rather
+// than the undefined behaviour of signed (or promoted short) arithmetic. The instructions are
+// the same. Floating point follows IEEE 754.
+template <class T>
+using wrapping_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <class T> inline constexpr bool wraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+}  // namespace detail
+
 struct plus {
-  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a + b; }
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (detail::wraps<T>)
+      return static_cast<T>(static_cast<detail::wrapping_t<T>>(a) + static_cast<detail::wrapping_t<T>>(b));
+    else
+      return a + b;
+  }
 };
 struct mul {
-  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return a * b; }
+  template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (detail::wraps<T>)
+      return static_cast<T>(static_cast<detail::wrapping_t<T>>(a) * static_cast<detail::wrapping_t<T>>(b));
+    else
+      return a * b;
+  }
 };
 struct min {
   template <class T> RUNE_HD constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }

@@ -4,7 +4,7 @@
 //   auto ys = rune::map([] RUNE_FN (float x) { return 2 * x + 1; }, xs);
 //   float total = rune::force(rune::reduce(rune::plus{}, 0.0f, ys));   // one fused pass
 //
-// See README.md and ARCHITECTURE.md §1 for the whole API.
+// See README.md and dsl/README.md ("Public API") for the whole API.
 #include "array.hpp"
 #include "config.hpp"
 #include "counters.hpp"

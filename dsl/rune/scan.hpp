@@ -3,8 +3,10 @@
 // op and its neutral element ne; lazy. The element type is acc_t<ne, elements>.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "detail/expr.hpp"
+#include "detail/neutral.hpp"
 #include "ir/scan.hpp"
 
 namespace rune {
@@ -19,6 +21,7 @@ template <scan_kind K, class Op, class NE, class X> auto make_scan(const char* w
     constexpr bool op_ok = std::is_invocable_r_v<T, const Op&, T, T>;
     static_assert(op_ok, "rune::scan(op, ne, xs): op must be callable as op(T, T) -> T");
     if constexpr (converts && op_ok) {
+      check_neutral<Op>(static_cast<T>(ne), what);
       if (K == scan_kind::segmented && seg <= 0)
         fail(std::string(what) + ": seg_size must be positive, got " + std::to_string(seg));
       return scan_node<Op, T, node_of_t<X>, K>{fresh_node_id(), op, static_cast<T>(ne), as_node(xs), seg};
@@ -44,7 +47,11 @@ template <class Op, class NE, class X> auto exclusive_scan(Op op, NE ne, const X
 // Regular segmented inclusive scan: restarts at every multiple of seg_size (rows of a matrix).
 template <class Op, class NE, class S, class X> auto segmented_scan(Op op, NE ne, S seg_size, const X& xs) {
   static_assert(std::is_integral_v<S>, "rune::segmented_scan(op, ne, seg_size, xs): seg_size must be an integer");
-  return detail::make_scan<detail::scan_kind::segmented>("rune::segmented_scan(op, ne, seg_size, xs)", op, ne,
-                                                         static_cast<index_t>(seg_size), xs);
+  constexpr const char* what = "rune::segmented_scan(op, ne, seg_size, xs)";
+  if constexpr (std::is_integral_v<S>) {
+    if (!std::in_range<index_t>(seg_size))
+      detail::fail(std::string(what) + ": seg_size = " + std::to_string(seg_size) + " is too large");
+  }
+  return detail::make_scan<detail::scan_kind::segmented>(what, op, ne, static_cast<index_t>(seg_size), xs);
 }
 }  // namespace rune

@@ -1,6 +1,6 @@
 #pragma once
-// One block's share of one pass of a generalized histogram (SC20 section III; KERNELS.md,
-// "Generalized histogram"): k histograms updated from one traversal of [0, n), each either
+// One block's share of one pass of a generalized histogram (SC20 section III; kernels/README.md,
+// "Histograms"): k histograms updated from one traversal of [0, n), each either
 //   shared: M sub-histograms of this pass's H_chk bins in the block's shared memory, thread t
 //           updating sub-histogram t % M (consecutive threads hit different copies, the
 //           paper's lhid = (tid % M) * H_chk); at the end the block folds its M copies into one

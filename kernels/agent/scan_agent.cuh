@@ -1,6 +1,6 @@
 #pragma once
 // One block's tile of a single-pass maposcanomap (decoupled look-back, Merrill & Garland; the
-// thesis' regular segments; KERNELS.md):
+// thesis' regular segments; kernels/README.md, "Single-pass scan"):
 //   take a dynamic tile id -> load f's leaves striped (coalesced), compute f, transpose to a
 //   blocked arrangement through shared memory -> thread-local fold -> block scan of
 //   the thread folds -> publish the tile aggregate (or, for tile 0 or a tile containing a

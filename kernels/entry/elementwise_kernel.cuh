@@ -1,5 +1,5 @@
 #pragma once
-// __global__ shell: builds the agent and runs it (ARCHITECTURE.md §4.2).
+// __global__ shell: builds the agent and runs it (kernels/README.md, "Layers").
 #include "../agent/elementwise_agent.cuh"
 
 namespace rune::kernels {

@@ -1,5 +1,5 @@
 #pragma once
-// __global__ shells of the histogram kernels: build the agent and run it (ARCHITECTURE.md §4.2).
+// __global__ shells of the histogram kernels: build the agent and run it (kernels/README.md, "Layers").
 #include "../agent/hist_agent.cuh"
 #include "../agent/hist_combine_agent.cuh"
 #include "../agent/hist_partition_agent.cuh"

@@ -2,7 +2,7 @@
 // The multi-histogram degree M and the multi-pass count S of a generalized histogram, for
 // shared and for global memory: the cost model of "Compiling Generalized Histograms for GPU"
 // (Henriksen et al., SC20, section III-C/D, eqs. 1-6), with the constants that reproduce its
-// Table I (KERNELS.md, "The model, with every constant pinned").
+// Table I (kernels/README.md, "Models and rune-plan"; tests/tuning/hist_model.cpp checks it).
 //
 // Inputs: N updates, H bins, race factor RF (H consecutive updates touch H/RF distinct bins),
 // the bin's value size sizeof(β), the atomic class (HDW hardware atomic, CAS compare-and-swap
@@ -58,12 +58,14 @@
 // rtx2080ti: the paper's section V (L = 48 KiB, L2 = 5.5 MiB, T_hw = 69632 = 68 SMs × 1024,
 // B = 1024). h100 (H100 SXM5): L = 227 KiB, the opt-in dynamic shared memory per block of
 // compute capability 9.0 (CUDA programming guide, "Technical Specifications per Compute
-// Capability"; cudaDevAttrMaxSharedMemoryPerBlockOptin = 232448) — KERNELS.md asks for the
-// opt-in size, not 48 KiB; L2 = 50 MiB (NVIDIA H100 Tensor Core GPU Architecture whitepaper;
-// cudaDevAttrL2CacheSize = 52428800); T_hw = 132 SMs × 2048 threads per SM (the whitepaper's
+// Capability"; cudaDevAttrMaxSharedMemoryPerBlockOptin = 232448) — the opt-in size the pass
+// kernels launch with, not 48 KiB; L2 = 50 MiB (NVIDIA H100 Tensor Core GPU Architecture
+// whitepaper; cudaDevAttrL2CacheSize = 52428800); T_hw = 132 SMs × 2048 threads per SM (the whitepaper's
 // SM count for SXM5, the programming guide's thread limit for 9.0) = 270336; B = 1024. The
 // paper assumes one block of B threads fills an SM (its footnote 7); on the H100 two blocks of
-// 1024 fit, so L per block is an upper bound until the kernels are tuned (issue 5, item 4).
+// 1024 fit, so L per block is an upper bound: the pass sizes its grid by its occupancy at the
+// shared memory it takes (dispatch/histogram.cuh), and the H100 row's constants were measured
+// with L as it is (Note [H100 constants]).
 // `rune-plan hist --device current` on the H100 80GB HBM3 here read the same four numbers off
 // cudaGetDeviceProperties (232448, 52428800, 132 × 2048, 1024) and printed the same M and S.
 #include <algorithm>
@@ -171,9 +173,10 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    measured: 55). HDW: 0.49 - 0.51 ms at H = 393216 and 0.56 - 0.59 ms at 786432 (14
 //    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
 //    0.60 at 1572864 (28): max_partitions.hdw = 14 (at 196608 four shared passes, 0.34 -
-//    0.36 ms against 0.49 partitioned, stay). With session 11's scatter (a multiply-high
-//    division, 16-byte stores): 0.42 - 0.44 ms at 393216, 0.48 - 0.50 at 786432, and at 1572864
-//    0.62 against 0.61 at RF 1, 0.58 against 0.61 at RF 63 (one sweep): 14 stays.
+//    0.36 ms against 0.49 partitioned, stay). With the scatter's multiply-high division and
+//    16-byte stores (bench/results/2026-11-22-h100-hist-partitioned-scatter-ab.txt): 0.42 -
+//    0.44 ms at 393216, 0.48 - 0.50 at 786432, and at 1572864 0.62 against 0.61 at RF 1,
+//    0.58 against 0.61 at RF 63 (one sweep): 14 stays.
 //    XCG (locks) is not measured: 0.
 //    min_updates_per_bin = 8 keeps histograms with few updates per bin in global memory,
 //    where a pass over the updates beside the atomics cannot pay (a guard: nothing below 32

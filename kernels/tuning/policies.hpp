@@ -1,5 +1,5 @@
 #pragma once
-// Launch policies, one row per kernel family (ARCHITECTURE.md §4.3: tuning is data). The
+// Launch policies, one row per kernel family (kernels/README.md, "Policies": tuning is data). The
 // policy is a template parameter of each dispatch, so benchmarks can swap it.
 
 #include <cstddef>

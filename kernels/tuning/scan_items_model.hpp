@@ -28,7 +28,7 @@
 // x1 (sum_words): m·(2·sum_words + 3) ≤ k_reg − 1 − sum_words (eq. 2).
 //
 // Note [Which formula: the thesis' eq. 4, not Futhark's later one]
-// Futhark's current SinglePass.hs (getScanChunkSize, quoted in KERNELS.md) computes
+// The Futhark compiler's single-pass scan (its getScanChunkSize) computes
 //   reg_constraint = (k_reg − 1 − Σw) / (2·Σw)
 // without the "+ 3" words of the loop index and address, and takes k_mem straight from the
 // device (no 3/4). That formula does not give the thesis' values: int8 on the GTX 780 Ti

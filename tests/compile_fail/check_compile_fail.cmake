@@ -1,5 +1,5 @@
 # Runs the compiler on one source that must NOT compile, and checks that it fails the way
-# ARCHITECTURE.md §4.5 promises: with the expected static_assert message, reported first,
+# dsl/README.md ("Errors") promises: with the expected static_assert message, reported first,
 # and with no error surfacing from inside the library (fusion/, plan/, backend/, ir/).
 #   cmake -DCOMPILER=... -DINCLUDE=... -DSOURCE=... -DEXPECT=<regex> -P check_compile_fail.cmake
 execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${SOURCE}

@@ -177,9 +177,9 @@ TEST_CASE_TEMPLATE("genhist(std::move(dest), ...): updated in place, and only on
   RUNE_CHECK_SAME(got.to_vector(), want);
   CHECK_MESSAGE(got.data() == storage, "a moved-in destination must be updated in place, not copied");
   CHECK(c.output_bytes == 0);
-  // A second force would add the histogram twice: refused.
+  // A second force would add the histogram twice: it throws instead.
   RUNE_CHECK_USAGE_ERROR(rune::force(e, B{}), "rune::genhist");
-  RUNE_CHECK_SAME(got.to_vector(), want);  // and the refused force changed nothing
+  RUNE_CHECK_SAME(got.to_vector(), want);  // and the force that threw changed nothing
 }
 
 TEST_CASE_TEMPLATE("genhist(std::move(dest), ...): a dest someone else still holds is copied", B, RUNE_TEST_BACKENDS) {

@@ -33,7 +33,7 @@ TEST_CASE_TEMPLATE("fusion boundary: scan of a filter is two passes", B, RUNE_TE
     CHECK(c.passes == 2);
     // The filter's output is the materialized intermediate: at least the kept elements, at
     // most the input's length (the cpu backend counts then writes exactly; a GPU may
-    // over-allocate to the input length, ARCHITECTURE.md §2).
+    // over-allocate to the input length: dsl/README.md, "Fused forms").
     CHECK(c.temporary_bytes >= want.size() * sizeof(std::int64_t));
     CHECK(c.temporary_bytes <= n * sizeof(std::int64_t));
 

@@ -1,5 +1,5 @@
 #pragma once
-// The backends every runtime test runs on (ARCHITECTURE.md §4.7). Write tests as
+// The backends every runtime test runs on (dsl/README.md, "Tests and examples"). Write tests as
 //   TEST_CASE_TEMPLATE("...", B, RUNE_TEST_BACKENDS) { ... rune::force(e, B{}) ... }
 // The cpu backend is the oracle: expected values come from plain sequential loops.
 #include <doctest/doctest.h>
@@ -26,6 +26,6 @@ template <class B, class T> rune::array<T> resident_array(const std::vector<T>& 
   else return rune::to_array(xs);
 }
 
-// The sizes of the foundation issue: empty, tiny, odd, not a multiple of any tile, large.
+// The sizes every construct is tested at: empty, tiny, odd, not a multiple of any tile, large.
 inline constexpr rune::index_t sizes[] = {0, 1, 2, 31, 1000, 4099, 100003, 2000000};
 }  // namespace rune_test

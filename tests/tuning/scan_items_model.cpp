@@ -81,8 +81,9 @@ TEST_SUITE("tuning") {
   }
 
   TEST_CASE("scan items model: Futhark's later register term (no +3) would not give the thesis' int8 value") {
-    // Guards the choice in Note [Which formula]: with (k_reg − 1 − Σw) / (2Σw), int8 on the
-    // GTX 780 Ti would be min(36, 31) = 31; the thesis' eq. 4 gives 12.
+    // Guards the choice in Note [Which formula: the thesis' eq. 4, not Futhark's later one]:
+    // with (k_reg − 1 − Σw) / (2Σw), int8 on the GTX 780 Ti would be min(36, 31) = 31; the
+    // thesis' eq. 4 gives 12.
     const auto& d = tuning::scan_gtx780ti;
     const int futhark_reg = (d.k_reg - 1 - 1) / (2 * 1);
     CHECK(std::min(d.k_mem / 1, futhark_reg) == 31);

@@ -51,7 +51,7 @@ template <class T> leaf_node<T> as_node(array<T>&& a) {
   // Moved in and owned by nobody else: a scatter or genhist may update it in place.
   const bool sole = array_access<T>::sole_owner(a);
   const std::uint64_t id = array_access<T>::id(a);
-  return {id, std::move(a), sole, sole ? std::make_shared<std::atomic<bool>>(false) : nullptr};
+  return {id, std::move(a), sole, sole ? std::make_shared<std::atomic<consumed>>(consumed::not_yet) : nullptr};
 }
 template <class N>
   requires is_node<std::remove_cvref_t<N>>

@@ -3,11 +3,14 @@
 // uninitialized (every element is written by the pass that produces it), counted.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "../config.hpp"
 #include "../counters.hpp"
+#include "../errors.hpp"
 
 namespace rune::detail {
 
@@ -22,12 +25,25 @@ inline void count_bytes(alloc_kind kind, std::size_t bytes) {
   cell.fetch_add(bytes, std::memory_order_relaxed);
 }
 
+// The most elements of T one array can hold: n * sizeof(T) must not wrap (a wrapped byte count
+// allocates a tiny buffer that the pass then writes far past).
+template <class T> inline constexpr index_t max_elements = static_cast<index_t>(PTRDIFF_MAX / sizeof(T));
+
+// Throws rune::usage_error when `who` would need an array of n elements of T that no memory can
+// hold: "rune::genhist: 2305843009213693952 bins of 8 bytes ...".
+template <class T> void check_elements(index_t n, const char* who, const char* what) {
+  if (n > max_elements<T>)
+    fail(std::string(who) + ": " + std::to_string(n) + " " + what + " of " + std::to_string(sizeof(T)) +
+         " bytes need more bytes than memory can address (at most " + std::to_string(max_elements<T>) + ")");
+}
+
 struct aligned_free {
   void operator()(void* p) const { ::operator delete(p, std::align_val_t{64}); }
 };
 
 // Uninitialized, shared ownership of `n` elements of T on the host.
 template <class T> std::shared_ptr<void> host_allocate(index_t n, alloc_kind kind) {
+  check_elements<T>(n, "rune", "elements");
   const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(T);
   count_bytes(kind, bytes);
   if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});

@@ -12,7 +12,7 @@
 
 namespace rune::detail {
 
-// The closed set of fused forms (ARCHITECTURE.md §2), plus `point`: reading one element.
+// The closed set of fused forms (dsl/README.md, "Fused forms"), plus `point`: reading one element.
 enum class form { map_acc, redomap, maposcanomap, histomap, point };
 
 constexpr const char* form_name(form f) {

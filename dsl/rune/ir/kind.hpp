@@ -1,6 +1,6 @@
 #pragma once
 // What kind of node a type is, and the element type it yields. Nodes are plain data
-// (ARCHITECTURE.md §4.1): evaluation lives in plan/ and backend/, never here.
+// (dsl/README.md, "IR"): evaluation lives in plan/ and backend/, never here.
 #include <type_traits>
 
 namespace rune::detail {
@@ -32,6 +32,22 @@ struct node_traits_base {
   static constexpr bool has_dest = false;
   static constexpr scan_kind variant = scan_kind::inclusive;
 };
+
+// The construct that builds a node of kind k, as errors name it.
+constexpr const char* construct_name(node_kind k) {
+  switch (k) {
+    case node_kind::leaf: return "rune::array";
+    case node_kind::iota: return "rune::iota";
+    case node_kind::replicate: return "rune::replicate";
+    case node_kind::map: return "rune::map";
+    case node_kind::scan: return "rune::scan";
+    case node_kind::reduce: return "rune::reduce";
+    case node_kind::hist: return "rune::genhist";
+    case node_kind::scatter: return "rune::scatter";
+    case node_kind::filter: return "rune::filter";
+    default: return "rune::index";
+  }
+}
 
 // Elementwise nodes are inlined into their consumers; the others need a pass of their own.
 constexpr bool is_elementwise(node_kind k) {

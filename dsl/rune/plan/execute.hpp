@@ -3,14 +3,18 @@
 // sinks' evaluators (inlining elementwise nodes, reading stored results, taking the scanned
 // value inside the scan's own pass), prepare destinations, and hand one form to the backend.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "../counters.hpp"
 #include "../errors.hpp"
 #include "../fusion/driver.hpp"
+#include "captures.hpp"
 #include "eval.hpp"
 #include "forms.hpp"
 #include "results.hpp"
@@ -99,6 +103,8 @@ template <class Forest, class Plan, class Backend> class executor {
   typename forest_storage<positions>::pointers ptrs_{};
   typename forest_storage<positions>::results results_{};
   Backend& be_;
+  // Destinations this force updates in place: marked failed if the force throws.
+  std::vector<std::atomic<consumed>*> consumed_;
 
  public:
   template <class... Roots> executor(Backend& be, const Roots&... roots) : be_(be) {
@@ -118,8 +124,13 @@ template <class Forest, class Plan, class Backend> class executor {
   bool identities_agree() const { return same_typed_nodes_are_shared<Forest>(ptrs_); }
 
   void run() {
-    stage_leaves();
-    [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
+    try {
+      stage_leaves();
+      [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
+    } catch (...) {
+      for (auto* state : consumed_) state->store(consumed::failed);
+      throw;
+    }
   }
 
   // The value of root r: the array or scalar its node produced.
@@ -234,19 +245,48 @@ template <class Forest, class Plan, class Backend> class executor {
       else return copy_of(src, kind);
     } else if constexpr (dk == node_kind::leaf) {
       const auto& leaf = node<D>();
-      if (leaf.consumable && !P.positional && leaf.a.where() == leaf_array<D>().where()) {
-        if (leaf.taken->exchange(true))
-          fail(std::string(F.nodes[I].kind == node_kind::scatter ? "rune::scatter" : "rune::genhist") +
-               "(dest, ...): dest was moved in and an earlier force already updated it in place; "
-               "force the expression once, or pass dest as an lvalue to keep it");
+      if (leaf.consumable && !P.positional && leaf.a.where() == leaf_array<D>().where() && !read_by_callables(leaf.a)) {
+        take_in_place(*leaf.taken, F.nodes[I].kind == node_kind::scatter ? "rune::scatter" : "rune::genhist");
         return leaf.a;
       }
       return copy_of(leaf_array<D>(), kind);
     } else {
-      array<T> out = be_.template allocate<T>(n, kind);
+      array<T> out = allocate_for<D, T>(n, kind);
       be_.materialize(as<T>(structural_eval<G, D>()), array_access<T>::data(out), n);
       return out;
     }
+  }
+
+  // A new array of n elements for the node at I; a size whose byte count would wrap is the
+  // user's error, named by the construct.
+  template <int I, class T> array<T> allocate_for(index_t n, alloc_kind kind, const char* what = "elements") {
+    check_elements<T>(n, construct_name(F.nodes[I].kind), what);
+    return be_.template allocate<T>(n, kind);
+  }
+
+  // Marks a moved-in destination as updated by this force; a second force of it fails.
+  void take_in_place(std::atomic<consumed>& state, const std::string& who) {
+    consumed before = consumed::not_yet;
+    if (!state.compare_exchange_strong(before, consumed::updated)) {
+      if (before == consumed::failed)
+        fail(who + "(dest, ...): dest was moved in and an earlier force that updated it in place failed part way, "
+                   "so its contents are unspecified; pass dest as an lvalue to keep it across a failure");
+      fail(who + "(dest, ...): dest was moved in and an earlier force already updated it in place; "
+                 "force the expression once, or pass dest as an lvalue to keep it");
+    }
+    consumed_.push_back(&state);
+  }
+
+  // Whether a callable anywhere in this force holds a pointer into a's memory (a captured
+  // view): a pass updating a in place would read it while writing it (Note [Views of a
+  // consumed destination]).
+  template <class T> bool read_by_callables(const array<T>& a) const {
+    const auto lo = reinterpret_cast<std::uintptr_t>(a.data());
+    const auto hi = lo + static_cast<std::uintptr_t>(a.size()) * sizeof(T);
+    if (a.size() == 0) return false;
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return (callables_hold_address_in(node<static_cast<int>(J)>(), lo, hi) || ...);
+    }(std::make_index_sequence<N>{});
   }
 
   template <class T> array<T> copy_of(const array<T>& src, alloc_kind kind) {
@@ -262,7 +302,7 @@ template <class Forest, class Plan, class Backend> class executor {
     constexpr alloc_kind kind = kind_for(I);
     if constexpr (role == sink_role::materialize) {
       const index_t n = length<I>();
-      result<I>() = be_.template allocate<T>(n, kind);
+      result<I>() = allocate_for<I, T>(n, kind);
       return store_sink<T, decltype(structural_eval<G, I, Share>())>{structural_eval<G, I, Share>(),
                                                               array_access<T>::data(result<I>()), n};
     } else if constexpr (role == sink_role::reduce) {
@@ -277,7 +317,7 @@ template <class Forest, class Plan, class Backend> class executor {
       if constexpr (node_traits<node_t<I>>::has_dest) {
         result<I>() = destination<G, I, child<I, 2>>();
       } else {
-        result<I>() = be_.template allocate<T>(h.bins, kind);
+        result<I>() = allocate_for<I, T>(h.bins, kind, "bins");
         be_.fill(array_access<T>::data(result<I>()), h.bins, h.ne);
       }
       auto ei = as<index_t>(make_eval<G, child<I, 0>, Share>());
@@ -342,12 +382,13 @@ template <class Forest, class Plan, class Backend> class executor {
     const auto& sn = node<S>();
     auto in = make_eval<G, child<S, 0>>();
     const index_t n = length<child<S, 0>>();
+    check_elements<T>(n, construct_name(F.nodes[S].kind), "elements");
     if constexpr (F.nodes[S].kind == node_kind::filter) {
       using E = decltype(in);
       result<S>() = be_.run(filter_form<T, decltype(sn.p), E>{sn.p, in, n}, kind_for(S));
     } else {
       auto fin = as<T>(in);
-      if constexpr (P.stored[S]) result<S>() = be_.template allocate<T>(n, kind_for(S));
+      if constexpr (P.stored[S]) result<S>() = be_.template allocate<T>(n, kind_for(S));  // n checked above
       if constexpr (g_may_share_f_leaves<G>()) {
         if (g_leaves_are_f_leaves<G>()) {
           count_shared_scan_loads();

@@ -1,5 +1,5 @@
 #pragma once
-// The four fused forms (ARCHITECTURE.md §2). Each backend implements exactly these; a new
+// The four fused forms (dsl/README.md, "Fused forms"). Each backend implements exactly these; a new
 // construct is a new way of producing one of them, never a new kernel.
 #include "../config.hpp"
 #include "../detail/row.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Where a force() keeps each node's result while it runs: an array for array nodes, a scalar
 // slot for lazy scalars. Indexed by canonical position.
-#include <cstring>
+#include <bit>
 #include <type_traits>
 
 #include "../array.hpp"
@@ -12,11 +12,7 @@ namespace rune::detail {
 template <class T> struct scalar_slot {
   alignas(T) unsigned char bytes[sizeof(T)];
   T* ptr() { return reinterpret_cast<T*>(bytes); }
-  T get() const {
-    T t;
-    std::memcpy(static_cast<void*>(&t), bytes, sizeof(T));
-    return t;
-  }
+  T get() const { return std::bit_cast<T>(bytes); }
 };
 
 template <class N>

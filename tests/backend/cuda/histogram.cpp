@@ -41,7 +41,8 @@ const kn::hist_override paths[] = {
 };
 // The slowest checks run as one test case per path (TEST_CASE_TEMPLATE over path_number):
 // scripts/gpu-racecheck deals test cases to parallel shards, and one case running all nine
-// paths took over nine minutes under racecheck on the H100, past a device call's ten.
+// paths took over nine minutes under racecheck on the H100: one case per path keeps each
+// shard's process to a few minutes.
 template <int P> struct path_number {
   static constexpr int value = P;
 };

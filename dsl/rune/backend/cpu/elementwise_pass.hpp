@@ -13,9 +13,10 @@ template <class... S> void elementwise_pass(index_t n, row<S...>& sinks) {
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     auto teams = make_row(sink_team<S>(get<K>(sinks), planned, n)...);
     int used = 1;
-    run_team(planned, [&](int t, int nt) {
-      if (t == 0) used = nt;
-      auto [b, e] = range_of(n, t, nt);
+    run_team(planned, [&](const team& tm) {
+      const int t = tm.t;
+      if (t == 0) used = tm.nt;
+      auto [b, e] = range_of(n, t, tm.nt);
       auto states = make_row(get<K>(teams).begin(t)...);
       for (index_t lo = b; lo < e; lo += block) {
         const index_t hi = std::min(e, lo + block);

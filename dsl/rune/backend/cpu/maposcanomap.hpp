@@ -30,21 +30,24 @@ int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, ind
               OnElement&& on_element) {
   scratch<T> aggregate(planned), carry(planned);
   int used = 1;
-  run_team(planned, [&](int t, int nt) {
+  run_team(planned, [&](const team& tm) {
+    const int t = tm.t, nt = tm.nt;
     if (t == 0) used = nt;
     auto [b, e] = range_of(n, t, nt);
     if (nt > 1) {
-      T acc = ne;
-      index_t pos = seg > 0 ? b % seg : 1;
-      for (index_t i = b; i < e; ++i) {
-        if (seg > 0) {
-          if (pos == 0) acc = ne;
-          if (++pos == seg) pos = 0;
+      tm.step([&] {
+        T acc = ne;
+        index_t pos = seg > 0 ? b % seg : 1;
+        for (index_t i = b; i < e; ++i) {
+          if (seg > 0) {
+            if (pos == 0) acc = ne;
+            if (++pos == seg) pos = 0;
+          }
+          acc = op(acc, f(i, no_ctx{}));
         }
-        acc = op(acc, f(i, no_ctx{}));
-      }
-      aggregate[t] = acc;
-      team_single(t, [&] {
+        aggregate[t] = acc;
+      });
+      tm.single([&] {
         T running = ne;
         for (int u = 0; u < nt; ++u) {
           carry[u] = running;
@@ -53,23 +56,25 @@ int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, ind
         }
       });
     }
-    T running = nt > 1 ? carry[t] : ne;
-    index_t pos = seg > 0 ? b % seg : 1;
-    for (index_t i = b; i < e; ++i) {
-      if (seg > 0) {
-        if (pos == 0) running = ne;
-        if (++pos == seg) pos = 0;
+    tm.step([&] {
+      T running = nt > 1 ? carry[t] : ne;
+      index_t pos = seg > 0 ? b % seg : 1;
+      for (index_t i = b; i < e; ++i) {
+        if (seg > 0) {
+          if (pos == 0) running = ne;
+          if (++pos == seg) pos = 0;
+        }
+        const auto loaded = f.load(i);
+        const T x = f.compute(loaded, i, no_ctx{});
+        if (exclusive) {
+          on_element(t, i, running, loaded);
+          running = op(running, x);
+        } else {
+          running = op(running, x);
+          on_element(t, i, running, loaded);
+        }
       }
-      const auto loaded = f.load(i);
-      const T x = f.compute(loaded, i, no_ctx{});
-      if (exclusive) {
-        on_element(t, i, running, loaded);
-        running = op(running, x);
-      } else {
-        running = op(running, x);
-        on_element(t, i, running, loaded);
-      }
-    }
+    });
   });
   return used;
 }
@@ -110,12 +115,17 @@ template <class T, class P, class E> array<T> run_filter(const filter_form<T, P,
   scratch<index_t> kept(planned);
   array<T> out;
   T* dst = nullptr;
-  run_team(planned, [&](int t, int nt) {
+  run_team(planned, [&](const team& tm) {
+    const int t = tm.t, nt = tm.nt;
     auto [b, e] = range_of(n, t, nt);
-    index_t count = 0;
-    for (index_t i = b; i < e; ++i) count += form.p(form.e(i, no_ctx{})) ? 1 : 0;
-    kept[t] = count;
-    team_single(t, [&] {
+    tm.step([&] {
+      index_t count = 0;
+      for (index_t i = b; i < e; ++i) count += form.p(form.e(i, no_ctx{})) ? 1 : 0;
+      kept[t] = count;
+    });
+    // The output is allocated inside the team (its length is known only here); a bad_alloc
+    // is recorded and rethrown like any other exception (Note [Exceptions in teams]).
+    tm.single([&] {
       index_t total = 0;
       for (int u = 0; u < nt; ++u) {
         const index_t c = kept[u];
@@ -125,11 +135,13 @@ template <class T, class P, class E> array<T> run_filter(const filter_form<T, P,
       out = array_access<T>::make(host_allocate<T>(total, kind), total, location::host);
       dst = array_access<T>::data(out);
     });
-    index_t at = kept[t];
-    for (index_t i = b; i < e; ++i) {
-      const T x = form.e(i, no_ctx{});
-      if (form.p(x)) dst[at++] = x;
-    }
+    tm.step([&] {
+      index_t at = kept[t];
+      for (index_t i = b; i < e; ++i) {
+        const T x = form.e(i, no_ctx{});
+        if (form.p(x)) dst[at++] = x;
+      }
+    });
   });
   return out;
 }

@@ -70,6 +70,7 @@ class backend {
   // Rounded up to 16 bytes: a 1- or 2-byte histogram bin is updated through the aligned
   // 32-bit word holding it, which may extend past the last element.
   template <class T> array<T> allocate(index_t n, alloc_kind kind) {
+    check_elements<T>(n, "rune", "elements");
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
     count_bytes(kind, bytes);
     return array_access<T>::make(kernels::device_allocate((bytes + 15) / 16 * 16, stream_), n, location::device);
@@ -98,9 +99,9 @@ class backend {
     const kernels::host_cell cell(sizeof(T), stream_);
     kernels::for_each_index(1, store_point<T, E>{cell.device_pointer<T>(), e, at}, stream_);
     synchronize();
-    T out;
-    cell.read(out);
-    return out;
+    uninitialized<T> out;  // T need not be default-constructible
+    cell.read(out.value);
+    return out.value;
   }
 
   template <class... S> void run(map_acc_form<S...> f) { run_sinks(f.n, f.sinks); }
