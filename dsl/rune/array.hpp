@@ -3,6 +3,7 @@
 // where a backend runs; rune::array_view<T>: the trivially copyable handle for lambdas.
 #include <atomic>
 #include <concepts>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -21,11 +22,37 @@ namespace rune {
 enum class location { host, device };
 
 // What RUNE_FN lambdas capture to read an array at arbitrary indices (gathers).
+//
+// Note [Checked views]
+// A gather is the user's own indexing, so an index outside the array reads whatever lies
+// there. Built with RUNE_CHECK_VIEWS (the test suite is), every read checks its index: on the
+// host an index outside [0, n) throws rune::usage_error, which force() rethrows like any
+// exception of a user function; on the device it prints the index and traps, and the force
+// fails with rune::cuda_error (a trap ends the CUDA context, as any device fault does). A view
+// of a moved-from or default array has n = 0, so every read through it is caught. Without the
+// macro a read is a plain load: no cost.
 template <class T> struct array_view {
   const T* data = nullptr;
   index_t n = 0;
-  RUNE_HD const T& operator[](index_t i) const { return data[i]; }
+  RUNE_HD const T& operator[](index_t i) const {
+#if defined(RUNE_CHECK_VIEWS)
+    if (i < 0 || i >= n) out_of_range(i);
+#endif
+    return data[i];
+  }
   RUNE_HD index_t size() const { return n; }
+
+ private:
+  RUNE_HD void out_of_range(index_t i) const {
+#if defined(__CUDA_ARCH__)
+    printf("rune::array_view: index %lld is outside a view of %lld elements (a gather through view())\n",
+           static_cast<long long>(i), static_cast<long long>(n));
+    __trap();
+#else
+    throw usage_error("rune::array_view: index " + std::to_string(i) + " is outside a view of " + std::to_string(n) +
+                      " elements (a gather through view())");
+#endif
+  }
 };
 
 namespace detail {

@@ -25,6 +25,20 @@ template <class Exec, std::size_t... R> auto results_of(Exec& ex, std::index_seq
   else return std::make_tuple(ex.template root_result<static_cast<int>(R)>()...);
 }
 
+// Whether the GPU kernels can hold every value of the forest: they keep values in registers
+// and shared memory arrays, as CUB does, so each element and scalar type needs a default
+// constructor there (the CPU backend needs none).
+template <class L> struct all_default_constructible;
+template <class... Ps> struct all_default_constructible<tlist<Ps...>> {
+  static constexpr bool value = (std::is_default_constructible_v<typename Ps::value_type> && ...);
+};
+template <class... Roots> struct roots_forest;
+template <class... Roots> struct roots_forest<std::tuple<Roots...>> {
+  using type = forest<Roots...>;
+};
+template <class... Args> inline constexpr bool gpu_can_hold =
+    all_default_constructible<typename roots_forest<decltype(roots_of(std::declval<const Args&>()...))>::type::positions>::value;
+
 template <bool Unfused, class Backend, class... Roots> auto run_forest(Backend& be, const Roots&... roots) {
   using fst = forest<Roots...>;
   executor<fst, plan_holder<fst, Unfused, false>, Backend> typed(be, roots...);
@@ -45,14 +59,22 @@ template <class... Args> auto force(const Args&... args) {
   if constexpr (detail::check_roots<Args...>()) {
     auto roots = detail::roots_of(args...);
     constexpr bool unfused = detail::wants_unfused<Args...>;
+    // Under nvcc a pipeline of types without a default constructor runs on the CPU only.
+    constexpr bool gpu = detail::cuda_build && !detail::wants_cpu<Args...> && detail::gpu_can_hold<Args...>;
+    static_assert(!detail::cuda_build || detail::wants_cpu<Args...> || detail::gpu_can_hold<Args...>,
+                  "rune::force: on the GPU every element and scalar type of the pipeline needs a default constructor "
+                  "(the kernels hold values in arrays, as CUB does): add `T() = default;` to the struct, or force "
+                  "with rune::on_cpu");
     const detail::backend_kind kind = detail::choose_backend(
         detail::wants_cpu<Args...>, detail::wants_gpu<Args...> || detail::has_executor<Args...>, "rune::force");
-    return detail::with_backend(
+    return detail::with_backend<gpu>(
         kind,
         [&](auto& be) {
           return std::apply([&](const auto&... r) { return detail::run_forest<unfused>(be, r...); }, roots);
         },
         args...);
+  } else {
+    return detail::invalid_result{};  // a static_assert has stopped compilation already
   }
 }
 }  // namespace rune

@@ -8,6 +8,25 @@
 #include "ir/map.hpp"
 
 namespace rune {
+namespace detail {
+// The map node of f over xs, its input lengths checked (map() has checked the types).
+template <class F, class... Xs> auto make_map(F f, const Xs&... xs) {
+  using node = map_node<F, node_of_t<Xs>...>;
+  node m{fresh_node_id(), f, {as_node(xs)...}};
+  index_t len = unknown_length;
+  int first = 0, k = 0;
+  auto check = [&](index_t n) {
+    ++k;
+    if (n < 0) return;
+    if (len < 0) { len = n; first = k; }
+    else if (n != len)
+      fail("rune::map: input " + std::to_string(first) + " has " + std::to_string(len) +
+                   " elements but input " + std::to_string(k) + " has " + std::to_string(n));
+  };
+  std::apply([&](const auto&... x) { (check(known_length(x)), ...); }, m.xs);
+  return m;
+}
+}  // namespace detail
 
 template <class F, class... Xs> auto map(F f, const Xs&... xs) {
   static_assert(sizeof...(Xs) > 0, "rune::map(f, xs...): give at least one input array");
@@ -18,24 +37,12 @@ template <class F, class... Xs> auto map(F f, const Xs&... xs) {
     static_assert(callable, "rune::map(f, xs...): f must be callable with one element of each input");
     if constexpr (callable) {
       using R = std::decay_t<std::invoke_result_t<const F&, detail::value_of<Xs>...>>;
-      static_assert(detail::is_element<R>,
-                    "rune::map(f, xs...): f must return an arithmetic type or a trivially copyable struct");
-      static_assert((detail::is_array_expr<Xs> || ...),
+      constexpr bool element = detail::is_element<R>, some_array = (detail::is_array_expr<Xs> || ...);
+      static_assert(element, "rune::map(f, xs...): f must return an arithmetic type or a trivially copyable struct");
+      static_assert(some_array,
                     "rune::map(f, xs...): at least one input must be an array (lazy scalars are broadcast)");
-      using node = detail::map_node<F, detail::node_of_t<Xs>...>;
-      node m{detail::fresh_node_id(), f, {detail::as_node(xs)...}};
-      index_t len = detail::unknown_length;
-      int first = 0, k = 0;
-      auto check = [&](index_t n) {
-        ++k;
-        if (n < 0) return;
-        if (len < 0) { len = n; first = k; }
-        else if (n != len)
-          detail::fail("rune::map: input " + std::to_string(first) + " has " + std::to_string(len) +
-                       " elements but input " + std::to_string(k) + " has " + std::to_string(n));
-      };
-      std::apply([&](const auto&... x) { (check(detail::known_length(x)), ...); }, m.xs);
-      return m;
+      if constexpr (!element || !some_array) return detail::invalid_expr{};
+      else return detail::make_map(f, xs...);
     } else {
       return detail::invalid_expr{};
     }

@@ -51,7 +51,9 @@ template <class Op, class NE, class S, class X> auto segmented_scan(Op op, NE ne
   if constexpr (std::is_integral_v<S>) {
     if (!std::in_range<index_t>(seg_size))
       detail::fail(std::string(what) + ": seg_size = " + std::to_string(seg_size) + " is too large");
+    return detail::make_scan<detail::scan_kind::segmented>(what, op, ne, static_cast<index_t>(seg_size), xs);
+  } else {
+    return detail::invalid_expr{};
   }
-  return detail::make_scan<detail::scan_kind::segmented>(what, op, ne, static_cast<index_t>(seg_size), xs);
 }
 }  // namespace rune

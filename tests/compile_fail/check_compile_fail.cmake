@@ -2,7 +2,8 @@
 # dsl/README.md ("Errors") promises: with the expected static_assert message, reported first,
 # and with no error surfacing from inside the library (fusion/, plan/, backend/, ir/).
 #   cmake -DCOMPILER=... -DINCLUDE=... -DSOURCE=... -DEXPECT=<regex> -P check_compile_fail.cmake
-execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${SOURCE}
+#   (-DDEFINES=-DRUNE_FORCE_AND_USE for the forced-and-used variant)
+execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${DEFINES} ${SOURCE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but it must not")
@@ -21,4 +22,10 @@ endif()
 if(out MATCHES "dsl/rune/(fusion|plan|backend|ir)/[^\n]*error:")
   message(FATAL_ERROR "${SOURCE}: an error surfaced from inside the library:\n${out}")
 endif()
-message(STATUS "${SOURCE}: fails to compile as expected: ${first}")
+# One mistake, one diagnostic: no second error anywhere, the user's own lines included.
+string(REGEX MATCHALL "error: " errors "${out}")
+list(LENGTH errors nerrors)
+if(NOT nerrors EQUAL 1)
+  message(FATAL_ERROR "${SOURCE} ${DEFINES}: ${nerrors} errors, where the static_assert should be the only one:\n${out}")
+endif()
+message(STATUS "${SOURCE} ${DEFINES}: fails to compile as expected: ${first}")

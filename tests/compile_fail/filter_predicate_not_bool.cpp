@@ -1,6 +1,8 @@
 // rune::filter with a predicate returning a struct, which does not convert to bool.
 #include <rune/rune.hpp>
 
+#include "use.hpp"
+
 #include <vector>
 
 struct verdict {
@@ -10,5 +12,5 @@ struct verdict {
 int main() {
   auto xs = rune::to_array(std::vector<int>{1, 2, 3});
   auto f = rune::filter([] RUNE_FN (int x) { return verdict{x}; }, xs);
-  (void)f;
+  RUNE_USE(f);
 }

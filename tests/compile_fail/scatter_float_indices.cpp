@@ -1,6 +1,8 @@
 // rune::scatter whose indices are doubles.
 #include <rune/rune.hpp>
 
+#include "use.hpp"
+
 #include <vector>
 
 int main() {
@@ -8,5 +10,5 @@ int main() {
   auto is = rune::to_array(std::vector<double>{0.0, 1.0});
   auto vs = rune::to_array(std::vector<int>{1, 1});
   auto s = rune::scatter(dest, is, vs);
-  (void)s;
+  RUNE_USE(s);
 }

@@ -99,32 +99,44 @@ struct modes {
 // ---- shapes ------------------------------------------------------------------------------
 // map -> scan (inclusive, exclusive or segmented) -> map, stored, with a reduction of the
 // mapped scan in the same pass, and its last element.
+template <class T> struct times3_minus1 {
+  RUNE_FN T operator()(T x) const { return static_cast<T>(x * 3 - 1); }
+};
+template <class T> struct half_plus1 {
+  RUNE_FN T operator()(T s) const { return static_cast<T>(s / 2 + 1); }
+};
+template <class T, class S>
+void check_scan_chain(const S& s, const std::vector<T>& xs, int kind, index_t seg, modes& m) {
+  const index_t n = static_cast<index_t>(xs.size());
+  auto g = rune::map(half_plus1<T>{}, s);
+  std::vector<T> ws(xs.size()), wg(xs.size());
+  T acc = 0, sum = 0;
+  for (index_t i = 0; i < n; ++i) {
+    const T fx = times3_minus1<T>{}(xs[i]);
+    if (kind == 2 && i % seg == 0) acc = 0;
+    if (kind == 1) {
+      ws[i] = acc;
+      acc = rune::plus{}(acc, fx);
+    } else {
+      acc = rune::plus{}(acc, fx);
+      ws[i] = acc;
+    }
+    wg[i] = half_plus1<T>{}(ws[i]);
+    sum = rune::plus{}(sum, wg[i]);
+  }
+  m.check("scan", s, ws, n);
+  m.check("scan then map", g, wg, n);
+  m.check("reduce of scan", rune::reduce(rune::plus{}, T(0), g), sum, n);
+  if (n > 0) m.check("last of scan", rune::last(g), wg.back(), n);
+}
 template <class T> void scan_chain(fuzz_rng& r, index_t n, modes& m) {
   const auto xs = r.vector<T>(n, T(0), T(100));
   const int kind = static_cast<int>(r.below(3));
   const index_t seg = 1 + r.below(r.below(2) ? 5000 : 40);
-  auto a = rune::to_array(xs);
-  auto f = rune::map([] RUNE_FN(T x) { return static_cast<T>(x * 3 - 1); }, a);
-  auto run_scan = [&](auto s) {
-    auto g = rune::map([] RUNE_FN(T s_) { return static_cast<T>(s_ / 2 + 1); }, s);
-    std::vector<T> ws(xs.size()), wg(xs.size());
-    T acc = 0, sum = 0;
-    for (index_t i = 0; i < n; ++i) {
-      const T fx = static_cast<T>(xs[i] * 3 - 1);
-      if (kind == 2 && i % seg == 0) acc = 0;
-      if (kind == 1) { ws[i] = acc; acc = rune::plus{}(acc, fx); }
-      else { acc = rune::plus{}(acc, fx); ws[i] = acc; }
-      wg[i] = static_cast<T>(ws[i] / 2 + 1);
-      sum = rune::plus{}(sum, wg[i]);
-    }
-    m.check("scan", s, ws, n);
-    m.check("scan then map", g, wg, n);
-    m.check("reduce of scan", rune::reduce(rune::plus{}, T(0), g), sum, n);
-    if (n > 0) m.check("last of scan", rune::last(g), wg.back(), n);
-  };
-  if (kind == 0) run_scan(rune::scan(rune::plus{}, T(0), f));
-  else if (kind == 1) run_scan(rune::exclusive_scan(rune::plus{}, T(0), f));
-  else run_scan(rune::segmented_scan(rune::plus{}, T(0), seg, f));
+  auto f = rune::map(times3_minus1<T>{}, rune::to_array(xs));
+  if (kind == 0) check_scan_chain(rune::scan(rune::plus{}, T(0), f), xs, kind, seg, m);
+  else if (kind == 1) check_scan_chain(rune::exclusive_scan(rune::plus{}, T(0), f), xs, kind, seg, m);
+  else check_scan_chain(rune::segmented_scan(rune::plus{}, T(0), seg, f), xs, kind, seg, m);
 }
 
 // A non-commutative scan and reduction of structs (affine maps), segmented or not.

@@ -1,5 +1,7 @@
-// Results of trivially copyable types without a default constructor: reductions, point reads
-// and to_vector, on every backend.
+// Results of trivially copyable types without a default constructor: reductions, scans, point
+// reads and to_vector. The CPU backend takes them; under nvcc the GPU kernels hold values in
+// arrays, so force() asks for a default constructor there (a static_assert) unless the force
+// names rune::on_cpu, as these do.
 #include <cstdint>
 #include <vector>
 
@@ -20,8 +22,8 @@ struct add_no_default {
 };
 }  // namespace
 
-TEST_CASE_TEMPLATE("scalars: reduce, last, index and to_vector of a type without a default constructor", B,
-                   RUNE_TEST_BACKENDS) {
+TEST_CASE("scalars: reduce, scan, last, index and to_vector of a type without a default constructor, on the CPU") {
+  using B = rune::on_cpu_t;
   for (index_t n : {index_t{1}, index_t{1000}, index_t{100003}}) {
     CAPTURE(n);
     auto xs = rune::map([] RUNE_FN(index_t i) { return no_default(i); }, rune::iota(n));

@@ -20,6 +20,12 @@ namespace rune::detail {
 
 enum class backend_kind { cpu, cuda };
 
+#if defined(__CUDACC__)
+inline constexpr bool cuda_build = true;
+#else
+inline constexpr bool cuda_build = false;
+#endif
+
 inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who) {
   if (want_cpu) return backend_kind::cpu;
   const char* env = std::getenv("RUNE_BACKEND");
@@ -58,12 +64,16 @@ template <class... Args> cudaStream_t stream_of(const Args&... args) {
 template <class... Args> inline constexpr bool has_executor = false;
 #endif
 
-// Calls f with the backend object of the chosen kind (on the executor's stream, if any).
-template <class F, class... Args> decltype(auto) with_backend(backend_kind kind, F&& f, const Args&... args) {
+// Calls f with the backend object of the chosen kind (on the executor's stream, if any);
+// Gpu = false compiles the CPU backend only (choose_backend then picked it).
+template <bool Gpu = cuda_build, class F, class... Args>
+decltype(auto) with_backend(backend_kind kind, F&& f, const Args&... args) {
 #if defined(__CUDACC__)
-  if (kind == backend_kind::cuda) {
-    cuda::backend be(stream_of(args...));
-    return f(be);
+  if constexpr (Gpu) {
+    if (kind == backend_kind::cuda) {
+      cuda::backend be(stream_of(args...));
+      return f(be);
+    }
   }
 #endif
   ((void)args, ...);

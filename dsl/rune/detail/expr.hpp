@@ -62,6 +62,34 @@ std::remove_cvref_t<N> as_node(N&& n) {
 // Returned by a construct whose static_assert failed, so one message is all the user sees.
 struct invalid_expr {};
 
+// What force() returns when a root is an invalid_expr: the construct's static_assert has
+// already stopped compilation, and this stands in for the result so that code reading it
+// (r.to_vector()[0], float t = r, r.size() + 1) adds no error of its own. Declared only: a
+// program holding one never links, because it never compiles.
+struct invalid_result {
+  template <class T> operator T() const;
+  invalid_result to_vector() const;
+  invalid_result size() const;
+  invalid_result data() const;
+  invalid_result view() const;
+  invalid_result where() const;
+  invalid_result empty() const;
+  invalid_result get() const;
+  invalid_result begin() const;
+  invalid_result end() const;
+  template <class I> invalid_result operator[](const I&) const;
+  invalid_result operator*() const;
+  invalid_result operator++();
+  template <class X> friend invalid_result operator+(const invalid_result&, const X&);
+  template <class X> friend invalid_result operator-(const invalid_result&, const X&);
+  template <class X> friend invalid_result operator*(const invalid_result&, const X&);
+  template <class X> friend invalid_result operator/(const invalid_result&, const X&);
+  template <class X> friend bool operator==(const invalid_result&, const X&);
+  template <class X> friend bool operator<(const invalid_result&, const X&);
+  template <class X> friend bool operator<(const X&, const invalid_result&);
+};
+template <class... Args> inline constexpr bool any_invalid = (std::is_same_v<std::remove_cvref_t<Args>, invalid_expr> || ...);
+
 // A length known before force(): -1 for a lazy scalar, -2 when only force() can tell (filter).
 constexpr index_t scalar_length = -1, unknown_length = -2;
 template <class N> index_t known_length(const N& n) {

@@ -19,7 +19,7 @@ template <class... Args> inline constexpr bool wants_unfused = (std::is_same_v<A
 template <class... Args> inline constexpr bool wants_cpu = (std::is_same_v<Args, on_cpu_t> || ...);
 template <class... Args> inline constexpr bool wants_gpu = (std::is_same_v<Args, on_gpu_t> || ...);
 
-template <class... Args> constexpr bool check_roots(const char* = nullptr) {
+template <class... Args> constexpr bool check_valid_roots() {
   constexpr int nroots = ((is_option<Args> ? 0 : 1) + ... + 0);
   static_assert(nroots > 0, "rune::force(e...): give at least one expression to force");
   static_assert(((is_option<Args> || is_expr<Args>) && ...),
@@ -30,5 +30,12 @@ template <class... Args> constexpr bool check_roots(const char* = nullptr) {
                   !is_option<Args>) && ...) || !wants_cpu<Args...>,
                 "rune::force(e...): a cuda_executor runs on the GPU; it cannot be combined with rune::on_cpu");
   return nroots > 0 && ((is_option<Args> || is_expr<Args>) && ...);
+}
+
+// Whether force()/explain() may plan these arguments. An invalid_expr (a construct whose own
+// static_assert failed) is let through without a second message.
+template <class... Args> constexpr bool check_roots(const char* = nullptr) {
+  if constexpr (any_invalid<Args...>) return false;
+  else return check_valid_roots<Args...>();
 }
 }  // namespace rune::detail

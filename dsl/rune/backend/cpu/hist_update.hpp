@@ -1,7 +1,7 @@
 #pragma once
 // Atomic histogram updates on the CPU for bins shared by all threads: a hardware fetch-add
 // where the operator and type allow it, a compare-and-swap loop for other lock-free sizes,
-// and striped spin locks for everything else.
+// and striped spin locks for everything else; and the stores of scatters whose indices repeat.
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +16,32 @@ inline std::atomic_flag* bin_locks() {
   return locks;
 }
 
+// Takes and releases the spin lock striped over the bin's address.
+struct bin_lock {
+  std::atomic_flag& lock;
+  explicit bin_lock(const void* at, std::size_t bytes)
+      : lock(bin_locks()[(reinterpret_cast<std::uintptr_t>(at) / bytes) % 4096]) {
+    while (lock.test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  ~bin_lock() { lock.clear(std::memory_order_release); }
+};
+
+// Note [Racing scatters]
+// Where a scatter's indices repeat, threads store to the same element at once, and one value
+// must win whole. Plain stores would be a data race (undefined behaviour, and a torn struct
+// for values wider than one store); a relaxed atomic store is the same instruction as a plain
+// one for lock-free sizes (1 to 8 bytes on x86-64 and AArch64), and wider values take the bin
+// locks. ThreadSanitizer checks this (scripts/test-sanitizers).
+template <class T> void store_racing(T* at, const T& v) {
+  if constexpr (std::atomic_ref<T>::is_always_lock_free && alignof(T) >= std::atomic_ref<T>::required_alignment) {
+    std::atomic_ref<T>(*at).store(v, std::memory_order_relaxed);
+  } else {
+    const bin_lock held(at, sizeof(T));
+    *at = v;
+  }
+}
+
 template <class Op, class T> void atomic_update(const Op& op, T* bin, const T& v) {
   if constexpr (std::is_same_v<Op, rune::plus> && std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
                 std::atomic_ref<T>::is_always_lock_free) {
@@ -26,11 +52,8 @@ template <class Op, class T> void atomic_update(const Op& op, T* bin, const T& v
     while (!ref.compare_exchange_weak(old, op(old, v), std::memory_order_relaxed)) {
     }
   } else {
-    std::atomic_flag& lock = bin_locks()[(reinterpret_cast<std::uintptr_t>(bin) / sizeof(T)) % 4096];
-    while (lock.test_and_set(std::memory_order_acquire)) {
-    }
+    const bin_lock held(bin, sizeof(T));
     *bin = op(*bin, v);
-    lock.clear(std::memory_order_release);
   }
 }
 }  // namespace rune::detail::cpu

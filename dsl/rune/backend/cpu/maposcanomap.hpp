@@ -33,7 +33,8 @@ int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, ind
   run_team(planned, [&](const team& tm) {
     const int t = tm.t, nt = tm.nt;
     if (t == 0) used = nt;
-    auto [b, e] = range_of(n, t, nt);
+    const auto [range_b, range_e] = range_of(n, t, nt);
+    const index_t b = range_b, e = range_e;  // plain locals: lambdas below capture them
     if (nt > 1) {
       tm.step([&] {
         T acc = ne;
@@ -117,7 +118,8 @@ template <class T, class P, class E> array<T> run_filter(const filter_form<T, P,
   T* dst = nullptr;
   run_team(planned, [&](const team& tm) {
     const int t = tm.t, nt = tm.nt;
-    auto [b, e] = range_of(n, t, nt);
+    const auto [range_b, range_e] = range_of(n, t, nt);
+    const index_t b = range_b, e = range_e;  // plain locals: lambdas below capture them
     tm.step([&] {
       index_t count = 0;
       for (index_t i = b; i < e; ++i) count += form.p(form.e(i, no_ctx{})) ? 1 : 0;

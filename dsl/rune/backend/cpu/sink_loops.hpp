@@ -28,7 +28,7 @@ template <class Ctx, class T, class E> void apply(store_sink<T, E>& s, no_state&
 template <class Ctx, class T, class EI, class EV> void apply(scatter_sink<T, EI, EV>& s, no_state&, index_t i, const Ctx& c) {
   if (i >= s.n) return;
   const index_t j = s.ei(i, c);
-  if (j >= 0 && j < s.ndest) s.dest[j] = s.ev(i, c);
+  if (j >= 0 && j < s.ndest) store_racing(s.dest + j, s.ev(i, c));  // indices may repeat (Note [Racing scatters])
 }
 template <class Ctx, class T, class E> void apply(point_sink<T, E>& s, no_state&, index_t i, const Ctx& c) {
   if (i == s.at) *s.result = s.e(i, c);
