@@ -198,10 +198,7 @@ template <class T, class I>
   requires std::is_integral_v<I>
 array<std::remove_const_t<T>> view(T* ptr, I count) {
   using U = std::remove_const_t<T>;
-  if (std::cmp_less(count, 0)) throw usage_error("rune::view(ptr, n): n = " + std::to_string(count) + " is negative");
-  if (std::cmp_greater(count, detail::max_elements<U>))
-    throw usage_error("rune::view(ptr, n): n = " + std::to_string(count) + " is more elements than memory can address");
-  const index_t n = static_cast<index_t>(count);
+  const index_t n = detail::checked_length(count, "rune::view(ptr, n)", detail::max_elements<U>);
   if (n > 0 && ptr == nullptr) throw usage_error("rune::view(ptr, n): ptr is null but n = " + std::to_string(n));
   const location where = detail::is_device_pointer && detail::is_device_pointer(ptr) ? location::device : location::host;
   return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, where);

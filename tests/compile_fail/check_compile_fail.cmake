@@ -1,6 +1,6 @@
 # Runs the compiler on one source that must NOT compile, and checks that it fails the way
-# dsl/README.md ("Errors") promises: with the expected static_assert message, reported first,
-# and with no error surfacing from inside the library (fusion/, plan/, backend/, ir/).
+# dsl/README.md ("Errors") promises: with the expected static_assert message as its only error
+# (so nothing surfaces from inside the library, and no cascade reaches the user's own lines).
 #   cmake -DCOMPILER=... -DINCLUDE=... -DSOURCE=... -DEXPECT=<regex> -P check_compile_fail.cmake
 #   (-DDEFINES=-DRUNE_FORCE_AND_USE for the forced-and-used variant)
 execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${DEFINES} ${SOURCE}
@@ -18,9 +18,6 @@ string(REGEX MATCH "error: [^\n]*" first "${out}")
 if(NOT first MATCHES "${wanted}")
   message(FATAL_ERROR "${SOURCE}: the first error is not the expected static_assert:\n  ${first}\n"
                       "The compiler said:\n${out}")
-endif()
-if(out MATCHES "dsl/rune/(fusion|plan|backend|ir)/[^\n]*error:")
-  message(FATAL_ERROR "${SOURCE}: an error surfaced from inside the library:\n${out}")
 endif()
 # One mistake, one diagnostic: no second error anywhere, the user's own lines included.
 string(REGEX MATCHALL "error: " errors "${out}")

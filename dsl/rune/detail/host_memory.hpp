@@ -4,9 +4,12 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "../config.hpp"
 #include "../counters.hpp"
@@ -35,6 +38,16 @@ template <class T> void check_elements(index_t n, const char* who, const char* w
   if (n > max_elements<T>)
     fail(std::string(who) + ": " + std::to_string(n) + " " + what + " of " + std::to_string(sizeof(T)) +
          " bytes need more bytes than memory can address (at most " + std::to_string(max_elements<T>) + ")");
+}
+
+// n as a length of at most `limit`: its own value in the message when it is negative or too
+// large (an unsigned 2^64 - 1 is not "-1"). iota, replicate and view take any integer type.
+template <class I>
+index_t checked_length(I n, const char* what, index_t limit = std::numeric_limits<index_t>::max()) {
+  static_assert(std::is_integral_v<I>, "rune: a length must be an integer");
+  if (std::cmp_less(n, 0)) fail(std::string(what) + ": n = " + std::to_string(n) + " is negative");
+  if (std::cmp_greater(n, limit)) fail(std::string(what) + ": n = " + std::to_string(n) + " is too large");
+  return static_cast<index_t>(n);
 }
 
 struct aligned_free {
