@@ -15,6 +15,12 @@ struct backend_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// In a distributed force (rune/dist.hpp): another rank failed, so this one stops too, at the
+// same step, instead of waiting for it forever. The message is that rank's own error.
+struct rank_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 namespace detail {
 [[noreturn]] inline void fail(const std::string& what) { throw usage_error(what); }
 }  // namespace detail

@@ -18,11 +18,15 @@ template <class T> struct node_of<array<T>> {
 };
 template <class X> using node_of_t = typename node_of<std::remove_cvref_t<X>>::type;
 
-template <class X> inline constexpr bool is_array_type = false;
-template <class T> inline constexpr bool is_array_type<array<T>> = true;
+// How a value that is neither an array nor a node becomes a node: specialized, with node_of,
+// by rune/dist.hpp for rune::dist_array. `make` takes the value as passed (an rvalue may be
+// consumed, as an rvalue array is).
+template <class X> struct node_maker {
+  static constexpr bool defined = false;
+};
 
 // An array or a lazy expression, of arrays or scalars.
-template <class X> inline constexpr bool is_expr = is_array_type<std::remove_cvref_t<X>> || is_node<std::remove_cvref_t<X>>;
+template <class X> inline constexpr bool is_expr = is_node<node_of_t<X>>;
 
 template <class X, bool = is_expr<X>> inline constexpr bool is_array_expr = false;
 template <class X> inline constexpr bool is_array_expr<X, true> = !node_traits<node_of_t<X>>::is_scalar;
@@ -57,6 +61,11 @@ template <class N>
   requires is_node<std::remove_cvref_t<N>>
 std::remove_cvref_t<N> as_node(N&& n) {
   return std::forward<N>(n);
+}
+template <class X>
+  requires node_maker<std::remove_cvref_t<X>>::defined
+node_of_t<X> as_node(X&& x) {
+  return node_maker<std::remove_cvref_t<X>>::make(std::forward<X>(x));
 }
 
 // Returned by a construct whose static_assert failed, so one message is all the user sees.
@@ -94,7 +103,8 @@ template <class... Args> inline constexpr bool any_invalid = (std::is_same_v<std
 constexpr index_t scalar_length = -1, unknown_length = -2;
 template <class N> index_t known_length(const N& n) {
   using tr = node_traits<N>;
-  if constexpr (tr::is_scalar) return scalar_length;
+  if constexpr (tr::is_distributed) return n.n;  // the global length
+  else if constexpr (tr::is_scalar) return scalar_length;
   else if constexpr (tr::kind == node_kind::leaf) return n.a.size();
   else if constexpr (tr::kind == node_kind::iota || tr::kind == node_kind::replicate) return n.n;
   else if constexpr (tr::kind == node_kind::filter) return unknown_length;

@@ -31,6 +31,9 @@ struct node_traits_base {
   static constexpr bool is_scalar = false;
   static constexpr bool has_dest = false;
   static constexpr scan_kind variant = scan_kind::inclusive;
+  // A leaf of a distributed pipeline (rune/dist.hpp): the planner never sees one, since a
+  // distributed force first rewrites the pipeline into a local one (dist/localize.hpp).
+  static constexpr bool is_distributed = false;
 };
 
 // The construct that builds a node of kind k, as errors name it.
