@@ -99,15 +99,15 @@ template <class L, class... Ns> auto force_roots(L& lz, const std::tuple<Ns...>&
 
 template <class Roots, class LZ, class Parts, class Forced, std::size_t... I>
 auto user_results(LZ& lz, const Parts& parts, Forced& forced, std::index_sequence<I...>) {
-  constexpr auto at = forced_positions<Parts>::value;
   auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
     using Root = std::tuple_element_t<K, Roots>;
-    if constexpr (at[K] < 0) return std::get<K>(parts).template finish<Root>(lz, 0);
-    else return std::get<K>(parts).template finish<Root>(lz, std::move(std::get<at[K]>(forced)));
+    constexpr int at = forced_positions<Parts>::value[K];
+    if constexpr (at < 0) return std::get<K>(parts).template finish<Root>(lz, 0);
+    else return std::get<K>(parts).template finish<Root>(lz, std::move(std::get<at>(forced)));
   };
   // Finished in root order: the collectives of reductions and histograms match across ranks.
   if constexpr (sizeof...(I) == 1) return one(std::integral_constant<std::size_t, 0>{});
-  else return std::tuple{one(std::integral_constant<std::size_t, I>{})...};
+  else return std::make_tuple(one(std::integral_constant<std::size_t, I>{})...);
 }
 }  // namespace detail
 
