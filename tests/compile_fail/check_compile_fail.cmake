@@ -2,8 +2,13 @@
 # dsl/README.md ("Errors") promises: with the expected static_assert message as its only error
 # (so nothing surfaces from inside the library, and no cascade reaches the user's own lines).
 #   cmake -DCOMPILER=... -DINCLUDE=... -DSOURCE=... -DEXPECT=<regex> -P check_compile_fail.cmake
-#   (-DDEFINES=-DRUNE_FORCE_AND_USE for the forced-and-used variant)
-execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${DEFINES} ${SOURCE}
+#   (-DDEFINES=-DRUNE_FORCE_AND_USE for the forced-and-used variant, -DEXTRA_INCLUDE=<dir> for
+#   one more include directory, such as MPI's)
+set(extra)
+if(EXTRA_INCLUDE)
+  set(extra -I${EXTRA_INCLUDE})
+endif()
+execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -fopenmp -I${INCLUDE} ${extra} ${DEFINES} ${SOURCE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but it must not")

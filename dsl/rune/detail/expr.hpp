@@ -86,6 +86,9 @@ struct invalid_result {
   invalid_result get() const;
   invalid_result begin() const;
   invalid_result end() const;
+  invalid_result local() const;
+  invalid_result global_size() const;
+  invalid_result offset() const;
   template <class I> invalid_result operator[](const I&) const;
   invalid_result operator*() const;
   invalid_result operator++();
@@ -93,6 +96,12 @@ struct invalid_result {
   template <class X> friend invalid_result operator-(const invalid_result&, const X&);
   template <class X> friend invalid_result operator*(const invalid_result&, const X&);
   template <class X> friend invalid_result operator/(const invalid_result&, const X&);
+  template <class X>
+    requires(!std::is_same_v<X, invalid_result>)
+  friend invalid_result operator+(const X&, const invalid_result&);
+  template <class X>
+    requires(!std::is_same_v<X, invalid_result>)
+  friend invalid_result operator*(const X&, const invalid_result&);
   template <class X> friend bool operator==(const invalid_result&, const X&);
   template <class X> friend bool operator<(const invalid_result&, const X&);
   template <class X> friend bool operator<(const X&, const invalid_result&);

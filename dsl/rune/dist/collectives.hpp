@@ -28,7 +28,12 @@ namespace rune::detail {
 // is broadcast; it rethrows its own exception, and every other rank throws
 // rune::rank_failure with that message. Errors every rank detects alike (lengths, layouts,
 // indices checked against the global layout) are thrown without it, by every rank at once.
+// On one rank there is nobody to wait for, and the step runs as in a single process.
 template <class F> void agreed(const communicator& c, F&& step) {
+  if (c.size() == 1) {  // nobody to wait: the exception goes straight to the caller
+    step();
+    return;
+  }
   std::exception_ptr err;
   std::string what;
   try {
@@ -60,6 +65,7 @@ inline int mpi_count(index_t n, const char* what) {
 
 // One value from every rank, in rank order, on every rank.
 template <class T> std::vector<T> all_gather(const communicator& c, const T& v) {
+  if (c.size() == 1) return {v};
   std::vector<unsigned char> bytes(sizeof(T) * static_cast<std::size_t>(c.size()));
   MPI_Allgather(&v, sizeof(T), MPI_BYTE, bytes.data(), sizeof(T), MPI_BYTE, c.get());
   std::vector<T> out;

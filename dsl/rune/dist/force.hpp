@@ -50,8 +50,12 @@ template <class... Roots> communicator pipeline_comm(const char* who, const Root
 // Every rank must force the same pipeline, or the ranks' collectives would not match: the
 // type of the call names every construct, operator and option, so its name's hash is compared.
 template <class... Args> void check_same_pipeline(const communicator& c, const char* who) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (const char* s = typeid(std::tuple<Args...>).name(); *s; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
+  if (c.size() == 1) return;
+  static const std::uint64_t h = [] {
+    std::uint64_t x = 1469598103934665603ull;  // FNV-1a
+    for (const char* s = typeid(std::tuple<Args...>).name(); *s; ++s) x = (x ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
+    return x;
+  }();
   const std::vector<std::uint64_t> all = all_gather(c, h);
   for (int r = 1; r < c.size(); ++r)
     if (all[static_cast<std::size_t>(r)] != all[0])
