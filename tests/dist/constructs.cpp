@@ -168,3 +168,24 @@ TEST_CASE_TEMPLATE("index and last read one global element on every rank", B, RU
     CHECK(rune::force(rune::last(rune::scan(rune::plus{}, 0, xs)), B{}) == acc);
   }
 }
+
+#if defined(RUNE_TEST_GPU) && defined(RUNE_WITH_NCCL)
+TEST_CASE("GPU ranks that each own a GPU all-reduce the bins with NCCL, on the device") {
+  const auto is_all = random_values<int>(100003, 19, 0, 999);
+  auto is = distribute<rune::on_gpu_t>(is_all, split::uneven);
+  const bool own = rune::detail::ranks_own_their_gpus(world());
+  const auto before = rune::detail::nccl_all_reduces().load();
+  rune::array<long long> h = rune::force(rune::genhist(1000, rune::plus{}, 0LL, is, rune::map([] RUNE_FN(int) { return 1LL; }, is)), rune::on_gpu);
+  const auto used = rune::detail::nccl_all_reduces().load() - before;
+  CHECK(used == (own && world().size() > 1 ? 1u : 0u));
+  std::vector<long long> want(1000, 0);
+  for (int i : is_all) ++want[static_cast<std::size_t>(i)];
+  CHECK(h.to_vector() == want);
+  // an operator NCCL does not have goes through MPI
+  rune::array<int> x = rune::force(rune::genhist(1000, rune::bit_or{}, 0, is, is), rune::on_gpu);
+  CHECK(rune::detail::nccl_all_reduces().load() - before == used);
+  std::vector<int> want_or(1000, 0);
+  for (int i : is_all) want_or[static_cast<std::size_t>(i)] |= i;
+  CHECK(x.to_vector() == want_or);
+}
+#endif

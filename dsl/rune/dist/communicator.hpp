@@ -4,11 +4,21 @@
 // initialized and finalized by the program, as with every MPI library.
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 
 #include "../errors.hpp"
 
 namespace rune {
+namespace detail {
+// What the ranks of a communicator have agreed on once and keep: whether NCCL can carry their
+// device collectives, and its communicator when it can (dist/nccl.hpp). Shared by the copies
+// of a rune::communicator.
+struct collective_cache {
+  enum class nccl_state { undecided, usable, unusable } nccl = nccl_state::undecided;
+  std::shared_ptr<void> nccl_comm;  // an ncclComm_t, destroyed with the last copy
+};
+}  // namespace detail
 
 class communicator {
  public:
@@ -23,6 +33,7 @@ class communicator {
   }
 
   int rank() const { return rank_; }
+  detail::collective_cache& cache() const { return *cache_; }
   int size() const { return size_; }
   MPI_Comm get() const { return comm_; }
 
@@ -38,5 +49,6 @@ class communicator {
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
+  std::shared_ptr<detail::collective_cache> cache_ = std::make_shared<detail::collective_cache>();
 };
 }  // namespace rune

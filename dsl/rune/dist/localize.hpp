@@ -80,6 +80,12 @@ template <class... Opts> class localizer {
     return std::apply([&](const auto&... o) { return rune::force(e..., o...); }, opts_);
   }
   template <class F> void agree(F&& step) { agreed(comm_, std::forward<F>(step)); }
+#if defined(__CUDACC__)
+  // The stream the user's options run a GPU force on.
+  cudaStream_t stream() const {
+    return std::apply([](const auto&... o) { return stream_of(o...); }, opts_);
+  }
+#endif
 
   // e forced now on every rank, for a step that needs its global result; for explain(), its
   // plan is recorded and a stand-in (an empty array, a zero scalar) returned.

@@ -7,8 +7,16 @@
 
 #include "localize.hpp"
 #include "rewrite_elementwise.hpp"
+#if defined(__CUDACC__) && defined(RUNE_WITH_NCCL)
+#include "nccl.hpp"
+#endif
 
 namespace rune::detail {
+
+inline constexpr const char* bins_all_reduce =
+    "all-reduce of the bins (GPU ranks that each own a GPU: NCCL on the device, for sum, product, min and max "
+    "over NCCL's types; otherwise MPI through the host, with MPI's own operation where op is a known one over "
+    "arithmetic bins)";
 
 // The global reduction from this rank's part: the parts folded in rank order.
 template <class L, class Op, class T> T finish_reduce(L& lz, const Op& op, const T& ne, const T& part) {
@@ -48,10 +56,17 @@ template <class L, class X> auto rewrite_node(L& lz, const index_node<X>& ix) {
   }
 }
 
-// The bins of every rank combined with op, on every rank, where `local` lives.
+// The bins of every rank combined with op, on every rank, where `local` lives: on the device
+// by NCCL where it can (Note [NCCL for device collectives]), else through the host by MPI.
 template <class L, class Op, class T> array<T> all_reduce_bins(L& lz, const array<T>& local, const Op& op) {
-  lz.collective("all-reduce of the bins (MPI's own operation where op is a known one over arithmetic bins)");
+  lz.collective(bins_all_reduce);
   if (lz.explaining() || lz.comm().size() == 1) return local;
+#if defined(__CUDACC__) && defined(RUNE_WITH_NCCL)
+  // `local` is this force's own fresh result: reduced in place.
+  if (local.where() == location::device &&
+      all_reduce_on_device<Op>(lz.comm(), array_access<T>::data(local), local.size(), lz.stream()))
+    return local;
+#endif
   std::vector<T> bins;
   lz.agree([&] { bins = local.to_vector(); });
   all_reduce(lz.comm(), bins.data(), local.size(), op);

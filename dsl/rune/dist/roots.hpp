@@ -51,9 +51,7 @@ template <class H, class N> struct hist_root {
   H hist;  // the distributed genhist
   N node;  // this rank's histogram
   std::tuple<N> nodes() const { return {node}; }
-  static std::string after() {
-    return "all-reduce of the bins (MPI's own operation where op is a known one over arithmetic bins)";
-  }
+  static std::string after() { return bins_all_reduce; }
   template <class Root, class LZ, class A> auto finish(LZ& lz, const A& mine) const { return finish_histogram(lz, hist, mine); }
 };
 
