@@ -189,3 +189,28 @@ TEST_CASE("GPU ranks that each own a GPU all-reduce the bins with NCCL, on the d
   CHECK(x.to_vector() == want_or);
 }
 #endif
+
+#if defined(RUNE_TEST_GPU) && defined(RUNE_WITH_NCCL)
+TEST_CASE("GPU ranks that each own a GPU route scatter updates with NCCL, on the device") {
+  const rune::index_t n = 100003;
+  const bool own = rune::detail::ranks_own_their_gpus(world());
+  const auto before = rune::detail::nccl_all_to_alls().load();
+  std::vector<int> dest_all(static_cast<std::size_t>(n), -1);
+  std::vector<rune::index_t> is_all;
+  std::vector<int> vs_all;
+  for (rune::index_t k = 0; k < n; k += 3) {  // every third index, in reverse; one out of range
+    is_all.push_back(n - 1 - k);
+    vs_all.push_back(static_cast<int>(k));
+  }
+  is_all.push_back(n + 7);
+  vs_all.push_back(5);
+  std::vector<int> want = dest_all;
+  for (std::size_t k = 0; k + 1 < is_all.size(); ++k) want[static_cast<std::size_t>(is_all[k])] = vs_all[k];
+  auto dest = distribute<rune::on_gpu_t>(dest_all, split::uneven);
+  auto is = distribute<rune::on_gpu_t>(is_all, split::first_empty);
+  auto vs = distribute<rune::on_gpu_t>(vs_all, split::first_empty);
+  auto got = rune::force(rune::scatter(std::move(dest), is, vs), rune::on_gpu);
+  CHECK(rune::detail::nccl_all_to_alls().load() - before == (own && world().size() > 1 ? 1u : 0u));
+  CHECK(rune::gather(got) == want);
+}
+#endif

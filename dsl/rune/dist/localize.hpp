@@ -80,6 +80,11 @@ template <class... Opts> class localizer {
     return std::apply([&](const auto&... o) { return rune::force(e..., o...); }, opts_);
   }
   template <class F> void agree(F&& step) { agreed(comm_, std::forward<F>(step)); }
+  // Whether the user's options run the local forces on the GPU.
+  bool runs_on_gpu() const {
+    return choose_backend(wants_cpu<Opts...>, wants_gpu<Opts...> || has_executor<Opts...>, "rune::force") ==
+           backend_kind::cuda;
+  }
 #if defined(__CUDACC__)
   // The stream the user's options run a GPU force on.
   cudaStream_t stream() const {

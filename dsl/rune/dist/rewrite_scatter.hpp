@@ -11,6 +11,9 @@
 
 #include "localize.hpp"
 #include "rewrite_elementwise.hpp"
+#if defined(__CUDACC__) && defined(RUNE_WITH_NCCL)
+#include "route_on_device.hpp"
+#endif
 
 namespace rune::detail {
 
@@ -86,10 +89,16 @@ template <class L, class D, class Is, class Vs> auto rewrite_node(L& lz, const s
     using I = typename IsN::value_type;
     using V = typename VsN::value_type;
     auto d = stored_dest(lz, dest);
-    lz.collective("all-to-all of the updates, each to the rank owning its index");
+    lz.collective(
+        "all-to-all of the updates, each to the rank owning its index (GPU ranks that each own a GPU: one fused "
+        "filter pass per destination and NCCL sends on the device; otherwise MPI through the host)");
     array<index_t> shard_is;
     array<V> shard_vs;
-    if (!lz.explaining()) {
+    bool on_device = false;
+#if defined(__CUDACC__) && defined(RUNE_WITH_NCCL)
+    if (!lz.explaining()) on_device = route_on_device(lz, *dest.layout, is.node, vs.node, shard_is, shard_vs);
+#endif
+    if (!lz.explaining() && !on_device) {
       routed_updates<I, V> out;
       lz.agree([&] {
         auto [ia, va] = lz.force_local(is.node, vs.node);
