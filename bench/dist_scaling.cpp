@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
       RUNE_CUDA_CHECK(cudaMalloc(&send, bytes));
       RUNE_CUDA_CHECK(cudaMalloc(&recv, bytes));
       const std::size_t part = bytes / p;
-      measure("peer: NCCL all-to-all, scatter's bytes", [&] {
+      measure("peer: NCCL all-to-all of the scatter's bytes", [&] {
         ncclGroupStart();
         for (int r = 0; r < p; ++r) {
           ncclSend(send + r * part, part, ncclChar, r, nc, 0);

@@ -94,11 +94,19 @@ template <class L, class D, class Is, class Vs> auto rewrite_node(L& lz, const s
         "filter pass per destination and NCCL sends on the device; otherwise MPI through the host)");
     array<index_t> shard_is;
     array<V> shard_vs;
-    bool on_device = false;
+    bool routed = lz.explaining();
+    if (!routed && lz.comm().size() == 1) {  // every update is this rank's: nothing moves
+      using shard_is_t = map_node<to_local_index, IsN>;
+      lz.agree([&] {
+        std::tie(shard_is, shard_vs) =
+            lz.force_local(shard_is_t{fresh_node_id(), to_local_index{0, dest.layout->size()}, {is.node}}, vs.node);
+      });
+      routed = true;
+    }
 #if defined(__CUDACC__) && defined(RUNE_WITH_NCCL)
-    if (!lz.explaining()) on_device = route_on_device(lz, *dest.layout, is.node, vs.node, shard_is, shard_vs);
+    if (!routed) routed = route_on_device(lz, *dest.layout, is.node, vs.node, shard_is, shard_vs);
 #endif
-    if (!lz.explaining() && !on_device) {
+    if (!routed) {
       routed_updates<I, V> out;
       lz.agree([&] {
         auto [ia, va] = lz.force_local(is.node, vs.node);
