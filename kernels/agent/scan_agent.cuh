@@ -140,6 +140,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
 
   temp_storage& temp;
   index_t n, seg;
+  index_t phase;  // segmented: i starts a segment when (i + phase) % seg == 0
   bool exclusive;
   T ne;
   seg_op<Op, T> sop;
@@ -340,7 +341,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   }
 
   __device__ bool holds_segment_start(unsigned tile) const {
-    const index_t base = index_t(tile) * tile_items, r = base % seg;
+    const index_t base = index_t(tile) * tile_items + phase, r = base % seg;
     return r == 0 || seg - r < tile_items;
   }
 
@@ -384,7 +385,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     // 6), taken again by each loop over the items rather than kept as a flag per item: 16
     // flags held across the look-back made the segmented int32 kernel spill (Note [Segment
     // start steps]).
-    const segment_steps starts_from = Starts ? segment_steps::at(first, seg) : segment_steps{};
+    const segment_steps starts_from = Starts ? segment_steps::at(first + phase, seg) : segment_steps{};
     pair fold = identity();
     {
       segment_steps starts = starts_from;

@@ -1,7 +1,7 @@
 #pragma once
-// scan_single_pass(n, seg, exclusive, ne, op, f, g, stream): one launch computing the scan of
-// f(0..n-1) with op/ne (restarting every `seg` elements when seg > 0; exclusive when asked,
-// unsegmented only) and handing each scanned value to g:
+// scan_single_pass(n, seg, phase, exclusive, ne, op, f, g, stream): one launch computing the
+// scan of f(0..n-1) with op/ne (when seg > 0 restarting at every i with (i + phase) % seg == 0;
+// exclusive when asked, unsegmented only) and handing each scanned value to g:
 //   g.store(i, g.load(i), f_loaded, scanned)   where f_loaded = f.load(i)
 // f is f.compute(f.load(i), i). The scanned values are never stored unless g stores them.
 // A g that uses f_loaded says so (`static constexpr bool reads_f_loaded = true`): the policy
@@ -41,7 +41,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
 }
 
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
-void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
+void launch_scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
                  index_t tiles, cudaStream_t stream) {
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   // At least 8 bytes a value: packed tile words are 8 or 16 bytes, one per tile.
@@ -53,16 +53,16 @@ void launch_scan_kernel(index_t n, index_t seg, bool exclusive, const T& ne, con
   const auto [kernel, resident] = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>();
   const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
   constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
-  kernel<<<grid, Policy::block_threads, shared_bytes, stream>>>(n, seg, exclusive, ne, op, f, g, st, r);
+  kernel<<<grid, Policy::block_threads, shared_bytes, stream>>>(n, seg, phase, exclusive, ne, op, f, g, st, r);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
 }
 
 // A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented).
 template <class Policy, class T, class Op, class F, class G, class R>
-void launch_scan(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
-                 index_t tiles, cudaStream_t stream) {
-  if (seg > 0) launch_scan_kernel<Policy, true>(n, seg, exclusive, ne, op, f, g, r, tiles, stream);
-  else launch_scan_kernel<Policy, false>(n, seg, exclusive, ne, op, f, g, r, tiles, stream);
+void launch_scan(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
+                 const R& r, index_t tiles, cudaStream_t stream) {
+  if (seg > 0) launch_scan_kernel<Policy, true>(n, seg, phase, exclusive, ne, op, f, g, r, tiles, stream);
+  else launch_scan_kernel<Policy, false>(n, seg, phase, exclusive, ne, op, f, g, r, tiles, stream);
 }
 
 // Tiles of the kernel launch_scan picks for seg: its agent's tile size, not a copy of the formula.
@@ -81,23 +81,23 @@ template <class Policy, class T, class Op, class F, class G> bool runs_few_tiles
 }
 
 template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
-void scan_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
+void scan_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
   if constexpr (Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>)) {
     if (runs_few_tiles<Policy, T, Op, F, G>(n, seg)) {
       using few = typename Policy::few_tiles;
       const index_t tiles = scan_tiles<few, T, Op, F, G, no_reduction>(n, seg);
-      launch_scan<few>(n, seg, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
+      launch_scan<few>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
       return;
     }
   }
-  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg),
+  launch_scan<Policy>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg),
                       stream);
 }
 
 template <bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A, class AOp>
-void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
+void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                              const A& acc_ne, const AOp& acc_op, A* out, cudaStream_t stream) {
   if (n <= 0) {
     store_value_kernel<<<1, 1, 0, stream>>>(out, acc_ne);
@@ -108,7 +108,7 @@ void scan_reduce_single_pass(index_t n, index_t seg, bool exclusive, const T& ne
   const index_t tiles = scan_tiles<Policy, T, Op, F, G, R>(n, seg);
   // The partials, one per tile at most.
   const auto partials = stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A));
-  launch_scan<Policy>(n, seg, exclusive, ne, op, f, g,
+  launch_scan<Policy>(n, seg, phase, exclusive, ne, op, f, g,
                       R{acc_ne, acc_op, static_cast<A*>(partials.get()), stream_ticket(stream), out}, tiles, stream);
 }
 }  // namespace rune::kernels

@@ -92,6 +92,11 @@ TEST_CASE_TEMPLATE("a non-commutative scan and reduction keep rank order", B, RU
     CHECK(got == want.to_vector());
     const affine total = rune::force(rune::reduce(compose{}, affine{1, 0}, fs), B{});
     CHECK(total == want.to_vector().back());
+    // segmented, segments crossing the shards
+    const auto seg_got = rune::gather(rune::force(rune::segmented_scan(compose{}, affine{1, 0}, 777, fs), B{}));
+    const auto seg_want =
+        rune::force(rune::segmented_scan(compose{}, affine{1, 0}, 777, rune::map(to_affine{}, rune::to_array(all))), B{});
+    CHECK(seg_got == seg_want.to_vector());
   }
 }
 

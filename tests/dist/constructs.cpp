@@ -76,6 +76,25 @@ TEST_CASE_TEMPLATE("segmented_scan over shards of whole segments needs no carry"
   CHECK(ok);
 }
 
+TEST_CASE_TEMPLATE("segmented_scan carries segments that cross shards", B, RUNE_DIST_TEST_BACKENDS) {
+  for (rune::index_t seg : {rune::index_t{1}, rune::index_t{7}, rune::index_t{1000}, rune::index_t{40000}})
+    for (rune::index_t n : sizes)
+      for (split how : splits) {
+        CAPTURE(where(n, how));
+        CAPTURE(seg);
+        const auto all = random_values<int>(n, 20);
+        auto xs = distribute<B>(all, how);
+        const auto got = rune::gather(rune::force(rune::segmented_scan(rune::plus{}, 0, seg, rune::map(twice_plus_one{}, xs)), B{}));
+        int acc = 0;
+        bool ok = got.size() == all.size();
+        for (rune::index_t i = 0; ok && i < n; ++i) {
+          acc = (i % seg == 0 ? 0 : acc) + 2 * all[static_cast<std::size_t>(i)] + 1;
+          ok = got[static_cast<std::size_t>(i)] == acc;
+        }
+        CHECK(ok);
+      }
+}
+
 TEST_CASE_TEMPLATE("genhist gives the global bins on every rank", B, RUNE_DIST_TEST_BACKENDS) {
   for (rune::index_t n : sizes)
     for (split how : splits) {

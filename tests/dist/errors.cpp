@@ -12,14 +12,6 @@ TEST_CASE_TEMPLATE("inputs split differently are a usage error on every rank", B
                        doctest::Contains("split over the ranks differently"), rune::usage_error);
 }
 
-TEST_CASE_TEMPLATE("a segmented scan whose segments cross shards is a usage error on every rank", B,
-                   RUNE_DIST_TEST_BACKENDS) {
-  auto xs = rune::force(rune::map([] RUNE_FN(rune::index_t i) { return static_cast<int>(i); }, rune::iota(world(), 1001)), B{});
-  if (world().size() == 1) return;
-  CHECK_THROWS_WITH_AS(rune::force(rune::segmented_scan(rune::plus{}, 0, 10, xs), B{}),
-                       doctest::Contains("distribute the array in whole segments"), rune::usage_error);
-}
-
 TEST_CASE_TEMPLATE("an exception on one rank reaches every rank", B, RUNE_DIST_TEST_BACKENDS) {
   const auto all = random_values<int>(100003, 32);
   auto xs = distribute<rune::on_cpu_t>(all, split::even);

@@ -13,6 +13,10 @@ template <class Op, class T, class X, scan_kind K> struct scan_node {
   T ne;
   X x;
   index_t seg;  // segment size for scan_kind::segmented, 0 otherwise
+  // Segmented only: index i starts a segment when (i + phase) % seg == 0. Zero for every scan a
+  // user builds; a shard of a distributed array that begins inside a segment has its offset
+  // into that segment here (dist/rewrite_scan.hpp, Note [Distributed scans]).
+  index_t phase = 0;
 };
 
 template <class Op, class T, class X, scan_kind K>

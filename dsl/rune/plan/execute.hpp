@@ -407,7 +407,7 @@ template <class Forest, class Plan, class Backend> class executor {
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       auto run_with = [&](auto... sinks) {
         using Form = maposcanomap_form<decltype(sn.op), T, FIn, decltype(sinks)...>;
-        be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, node_traits<node_t<S>>::variant == scan_kind::exclusive, make_row(sinks...)});
+        be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, sn.phase, node_traits<node_t<S>>::variant == scan_kind::exclusive, make_row(sinks...)});
       };
       if constexpr (P.stored[S])
         run_with(store_sink<T, scan_value_eval<T>>{{}, array_access<T>::data(result<S>()), n},

@@ -19,13 +19,14 @@ template <class... S> struct redomap_form {
 };
 
 // 3. maposcanomap: f(i) feeds a scan with op/ne (restarting every `seg` elements when seg > 0,
-// exclusive when asked); the sinks read the scanned value through scan_ctx (g).
+// the first restart at (seg - phase) % seg; exclusive when asked); the sinks read the scanned value through scan_ctx (g).
 template <class Op, class T, class F, class... S> struct maposcanomap_form {
   Op op;
   T ne;
   F f;
   index_t n;
   index_t seg;
+  index_t phase;  // index i starts a segment when (i + phase) % seg == 0
   bool exclusive;
   row<S...> sinks;
 };

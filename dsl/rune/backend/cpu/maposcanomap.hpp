@@ -23,11 +23,12 @@ inline bool has_segment_start(index_t b, index_t e, index_t seg) {
 }
 
 // Runs the scan over a team of `planned` threads: on_element(t, i, scanned, f_loaded) for
-// every i, on thread t, scanned per op/ne/seg, f_loaded = f.load(i) (what g reads where it
+// every i, on thread t, scanned per op/ne/seg (i starts a segment when (i + phase) % seg == 0),
+// f_loaded = f.load(i) (what g reads where it
 // shares f's arrays: plan/eval.hpp, Note [g reads f's loads]). Returns how many threads ran.
 template <class Op, class T, class F, class OnElement>
-int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, index_t seg, bool exclusive,
-              OnElement&& on_element) {
+int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, index_t seg, index_t phase,
+              bool exclusive, OnElement&& on_element) {
   scratch<T> aggregate(planned), carry(planned);
   int used = 1;
   run_team(planned, [&](const team& tm) {
@@ -38,7 +39,7 @@ int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, ind
     if (nt > 1) {
       tm.step([&] {
         T acc = ne;
-        index_t pos = seg > 0 ? b % seg : 1;
+        index_t pos = seg > 0 ? (b + phase) % seg : 1;
         for (index_t i = b; i < e; ++i) {
           if (seg > 0) {
             if (pos == 0) acc = ne;
@@ -53,13 +54,13 @@ int scan_team(int planned, const Op& op, const T& ne, const F& f, index_t n, ind
         for (int u = 0; u < nt; ++u) {
           carry[u] = running;
           auto [ub, ue] = range_of(n, u, nt);
-          running = has_segment_start(ub, ue, seg) ? aggregate[u] : op(running, aggregate[u]);
+          running = has_segment_start(ub + phase, ue + phase, seg) ? aggregate[u] : op(running, aggregate[u]);
         }
       });
     }
     tm.step([&] {
       T running = nt > 1 ? carry[t] : ne;
-      index_t pos = seg > 0 ? b % seg : 1;
+      index_t pos = seg > 0 ? (b + phase) % seg : 1;
       for (index_t i = b; i < e; ++i) {
         if (seg > 0) {
           if (pos == 0) running = ne;
@@ -93,7 +94,7 @@ template <class Op, class T, class F, class... S> void run_maposcanomap(maposcan
     std::vector<states_t> states;
     states.reserve(static_cast<std::size_t>(planned));
     for (int t = 0; t < planned; ++t) states.push_back(states_t{make_row(get<K>(teams).begin(t)...)});
-    const int used = scan_team(planned, form.op, form.ne, form.f, form.n, form.seg, form.exclusive,
+    const int used = scan_team(planned, form.op, form.ne, form.f, form.n, form.seg, form.phase, form.exclusive,
                                [&](int t, index_t i, const T& v, const typename F::loaded& loaded) {
                                  auto& st = states[static_cast<std::size_t>(t)].states;
                                  if constexpr ((reads_f_loaded<S>() || ...)) {

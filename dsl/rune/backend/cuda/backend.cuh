@@ -123,12 +123,12 @@ class backend {
     if constexpr (reduces) {
       constexpr bool commutative = (reduction_commutes<S> && ...);
       store_reductions(f.sinks, reduce_to_host(neutral_acc(sinks), [&](const auto& ne, auto* out) {
-                         kernels::scan_reduce_single_pass<commutative>(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev,
+                         kernels::scan_reduce_single_pass<commutative>(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev,
                                                                        ne, redomap_op<device_sink<S>...>{sinks}, out,
                                                                        stream_);
                        }));
     } else {
-      kernels::scan_single_pass(f.n, f.seg, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
+      kernels::scan_single_pass(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
       finish_points();
     }
   }
@@ -172,7 +172,7 @@ class backend {
     auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
     const kernels::host_cell count(sizeof(C), stream_);
     T* out = static_cast<T*>(whole.get());
-    kernels::scan_single_pass(f.n, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
+    kernels::scan_single_pass(f.n, 0, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
                               filter_g<T, C, P, E>{f.p, f.e, out, count.device_pointer<C>(), f.n}, stream_);
     synchronize();
     C kept_count = 0;
