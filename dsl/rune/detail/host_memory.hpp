@@ -14,6 +14,7 @@
 #include "../config.hpp"
 #include "../counters.hpp"
 #include "../errors.hpp"
+#include "host_cache.hpp"
 
 namespace rune::detail {
 
@@ -60,7 +61,8 @@ template <class T> std::shared_ptr<void> host_allocate(index_t n, alloc_kind kin
   const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(T);
   count_bytes(kind, bytes);
   if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});
-  return std::shared_ptr<void>(::operator new(bytes, std::align_val_t{64}), aligned_free{});
+  const host_cache::block b = host_cache::instance().allocate(bytes);  // Note [Cached host memory]
+  return std::shared_ptr<void>(b.ptr, to_host_cache{b.bytes});
 }
 
 // Unique scratch of `n` elements (per-thread partials, chunk carries, sub-histograms).

@@ -1,0 +1,162 @@
+// Every fused form on the CPU backend against the loop a C++ programmer writes with OpenMP,
+// same process, same inputs, int32: inclusive scan, regular segmented scan (segments of
+// 1000), a 256-bin histogram, a filter keeping about half, and a sum. The peers write into
+// memory allocated once, before timing; rune allocates each result (from its cache of host
+// blocks after the first run: Note [Cached host memory]). Median of `runs` alternating runs
+// after one warm-up each; the thread count is OpenMP's (OMP_NUM_THREADS).
+//   bench_cpu_forms [--n 100000000] [--runs 5] [--csv file]
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rune/rune.hpp>
+
+namespace {
+struct low_byte {
+  int operator()(int x) const { return x & 255; }
+};
+struct one {
+  int operator()(int) const { return 1; }
+};
+struct positive {
+  bool operator()(int x) const { return x > 0; }
+};
+
+double ms_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Chunk [b, e) of thread t of nt over n.
+std::pair<long long, long long> chunk(long long n, int t, int nt) { return {n * t / nt, n * (t + 1) / nt}; }
+
+void omp_scan(const int* x, int* out, long long n) {
+  std::vector<int> partial(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const auto [b, e] = chunk(n, t, nt);
+    int acc = 0;
+    for (long long i = b; i < e; ++i) acc += x[i];
+    partial[static_cast<std::size_t>(t) + 1] = acc;
+#pragma omp barrier
+#pragma omp single
+    for (int k = 1; k <= nt; ++k) partial[static_cast<std::size_t>(k)] += partial[static_cast<std::size_t>(k) - 1];
+    acc = partial[static_cast<std::size_t>(t)];
+    for (long long i = b; i < e; ++i) out[i] = acc += x[i];
+  }
+}
+
+void omp_segmented_scan(const int* x, int* out, long long n, long long seg) {
+#pragma omp parallel for schedule(static)
+  for (long long s = 0; s < (n + seg - 1) / seg; ++s) {
+    int acc = 0;
+    for (long long i = s * seg; i < std::min(n, (s + 1) * seg); ++i) out[i] = acc += x[i];
+  }
+}
+
+void omp_histogram(const int* x, int* bins, long long n) {
+  std::fill(bins, bins + 256, 0);
+#pragma omp parallel
+  {
+    int mine[256] = {};
+#pragma omp for schedule(static)
+    for (long long i = 0; i < n; ++i) ++mine[x[i] & 255];
+#pragma omp critical
+    for (int b = 0; b < 256; ++b) bins[b] += mine[b];
+  }
+}
+
+long long omp_filter(const int* x, int* out, long long n) {
+  std::vector<long long> count(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const auto [b, e] = chunk(n, t, nt);
+    long long c = 0;
+    for (long long i = b; i < e; ++i) c += x[i] > 0;
+    count[static_cast<std::size_t>(t) + 1] = c;
+#pragma omp barrier
+#pragma omp single
+    for (int k = 1; k <= nt; ++k) count[static_cast<std::size_t>(k)] += count[static_cast<std::size_t>(k) - 1];
+    long long at = count[static_cast<std::size_t>(t)];
+    for (long long i = b; i < e; ++i)
+      if (x[i] > 0) out[at++] = x[i];
+  }
+  return count.back();
+}
+
+long long omp_sum(const int* x, long long n) {
+  long long s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (long long i = 0; i < n; ++i) s += x[i];
+  return s;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  long long n = 100'000'000;
+  int runs = 5;
+  const char* csv = nullptr;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--n")) n = static_cast<long long>(std::strtod(argv[i + 1], nullptr));
+    else if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
+  }
+  std::vector<int> host(static_cast<std::size_t>(n));
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> d(-1000, 1000);
+  for (auto& v : host) v = d(gen);
+  const rune::array<int> xs = rune::to_host(rune::to_array(host));
+  std::vector<int> out(static_cast<std::size_t>(n)), bins(256);
+  const int* x = host.data();
+
+  struct row {
+    const char* form;
+    double rune_ms, peer_ms;
+  };
+  std::vector<row> rows;
+  auto measure = [&](const char* form, const std::function<void()>& r, const std::function<void()>& p) {
+    r();
+    p();
+    std::vector<double> a, b;
+    for (int k = 0; k < runs; ++k) {
+      a.push_back(ms_of(r));
+      b.push_back(ms_of(p));
+    }
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    rows.push_back({form, a[a.size() / 2], b[b.size() / 2]});
+  };
+  measure("inclusive scan", [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
+          [&] { omp_scan(x, out.data(), n); });
+  measure("segmented scan (1000)", [&] { (void)rune::force(rune::segmented_scan(rune::plus{}, 0, 1000, xs), rune::on_cpu); },
+          [&] { omp_segmented_scan(x, out.data(), n, 1000); });
+  measure("histogram 256 bins", [&] {
+    (void)rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, xs), rune::map(one{}, xs)), rune::on_cpu);
+  }, [&] { omp_histogram(x, bins.data(), n); });
+  measure("filter (keeps half)", [&] { (void)rune::force(rune::filter(positive{}, xs), rune::on_cpu); },
+          [&] { (void)omp_filter(x, out.data(), n); });
+  measure("reduce", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
+          [&] { (void)omp_sum(x, n); });
+
+  std::printf("cpu forms: n = %lld int32, %d threads, median of %d alternating runs\n", n, omp_get_max_threads(), runs);
+  std::printf("%-24s %10s %10s %12s\n", "form", "rune ms", "peer ms", "peer / rune");
+  for (const row& r : rows) std::printf("%-24s %10.2f %10.2f %12.2f\n", r.form, r.rune_ms, r.peer_ms, r.peer_ms / r.rune_ms);
+  if (csv) {
+    if (FILE* f = std::fopen(csv, "a")) {
+      for (const row& r : rows)
+        std::fprintf(f, "%lld,%d,%s,%.3f,%.3f,%.3f\n", n, omp_get_max_threads(), r.form, r.rune_ms, r.peer_ms,
+                     r.peer_ms / r.rune_ms);
+      std::fclose(f);
+    }
+  }
+}
