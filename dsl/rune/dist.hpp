@@ -1,7 +1,8 @@
 #pragma once
 // rune over many processes: the same constructs and force() on arrays split over the ranks
 // of an MPI communicator (SPMD: every rank runs the same program and forces the same
-// pipelines). Needs MPI (the CMake target rune::dist). README.md, "Many GPUs and nodes".
+// pipelines). Needs MPI (the CMake target rune::dist). README.md, "Many ranks: distributed
+// pipelines"; dsl/README.md, "Distributed pipelines".
 //
 //   rune::communicator comm(MPI_COMM_WORLD);
 //   rune::dist_array<float> xs = rune::distribute(comm, my_shard);

@@ -6,11 +6,15 @@
 //   scan, exclusive_scan      the local reduction of the input, an all-gather of the ranks'
 //                             totals folded in rank order into this rank's carry, then the
 //                             local scan with op(carry, .) applied by the scan's own pass
-//   segmented_scan            none, when every shard starts at a segment boundary
+//   segmented_scan            the local segmented scan restarting where the global one does;
+//                             none more when every shard starts at a segment boundary, else a
+//                             carry as for scan, for the segment a shard begins inside
 //   reduce                    the local reduction, then an all-gather folded in rank order
-//   genhist                   the local histogram, then an all-reduce of the bins
+//   genhist                   the local histogram, then an all-reduce of the bins (NCCL on
+//                             GPU ranks that own their GPUs, MPI otherwise)
 //   filter                    the local filter, then an all-gather of the kept counts
-//   scatter                   updates routed to the ranks owning their indices (all-to-all)
+//   scatter                   updates routed to the ranks owning their indices (all-to-all:
+//                             NCCL on the device, or MPI through the host)
 //   index, last               the owning rank reads the element and broadcasts it
 // Steps that need a global result force the local part at once (Note [Failures agree]);
 // the rest stays lazy, so the final force fuses it as a single-process force would.
@@ -46,9 +50,10 @@ template <class T> T zero_value() {
   return load_bytes<T>(bytes);
 }
 
+// A leaf of an array the rewriting computed: not consumable (other local nodes may read it).
 template <class T> leaf_node<T> leaf_of(array<T> a) { return as_node(static_cast<const array<T>&>(a)); }
 
-// An array placed where `like` lives.
+// Host elements as an array where `where` says.
 template <class T> array<T> array_like(const std::vector<T>& v, location where) {
   array<T> a = to_array(v);
   return where == location::host ? to_host(a) : a;
