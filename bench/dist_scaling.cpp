@@ -68,21 +68,11 @@ template <class F> double slowest_ms(int runs, F&& f) {
   return ms[ms.size() / 2];
 }
 
-void use_a_gpu_of_this_node() {
-#if defined(__CUDACC__)
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 0, gpus = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  if (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0) RUNE_CUDA_CHECK(cudaSetDevice(local % gpus));
-#endif
-}
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  use_a_gpu_of_this_node();
+  rune::use_local_gpu();
   {
     long long n = 1'000'000'000;
     int runs = 5;

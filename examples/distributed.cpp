@@ -38,17 +38,6 @@ struct above_400 {
   RUNE_HD bool operator()(long long v) const { return v > 400; }
 };
 
-void use_a_gpu_of_this_node() {
-#if defined(__CUDACC__)
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 0, gpus = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  if (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0) RUNE_CUDA_CHECK(cudaSetDevice(local % gpus));
-#endif
-}
-
 void check(bool ok, const std::string& what) {
   if (!ok) example::mismatch("distributed", what);
 }
@@ -56,7 +45,7 @@ void check(bool ok, const std::string& what) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  use_a_gpu_of_this_node();
+  rune::use_local_gpu();
   {
     const example::options opt = example::parse_options(argc, argv, 100'000'000);
     const rune::communicator comm(MPI_COMM_WORLD);

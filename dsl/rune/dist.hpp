@@ -12,4 +12,5 @@
 #include "dist/communicator.hpp"
 #include "dist/dist_array.hpp"
 #include "dist/force.hpp"
+#include "dist/local_gpu.hpp"
 #include "dist/nodes.hpp"

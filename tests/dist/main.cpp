@@ -4,20 +4,15 @@
 #include <doctest/doctest.h>
 #include <mpi.h>
 
+#include <rune/dist.hpp>
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-#if defined(__CUDACC__)
-  // Each rank on a GPU of its node, by its rank on the node: ranks own their GPUs where there
-  // are enough of them (the NCCL path), and share them otherwise (the MPI path).
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 0, gpus = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  if (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0) cudaSetDevice(local % gpus);
-#endif
+  // Each rank on a GPU of its node: ranks own their GPUs where there are enough of them (the
+  // NCCL path), and share them otherwise (the MPI path).
+  rune::use_local_gpu();
   doctest::Context context(argc, argv);
   if (rank != 0) context.setOption("reporters", "console");
   const int failed = context.run();
