@@ -132,7 +132,7 @@ struct result_row {
   std::string inspected_plan;
 };
 
-std::string path_of(const kn::hist_run_report& r) {
+std::string path_of(const kn::hist_launch_plan& r) {
   if (r.histograms.empty()) return "?";
   const auto& d = r.histograms[0];
   if (r.plain) return "plain";
@@ -304,10 +304,7 @@ int main(int argc, char** argv) {
         // auto's error. Returns the plain result, for the CUB check.
         auto validate_model = [&](auto hist) {
           decltype(rune::force(hist)) want, got;
-          {
-            kn::scoped_hist_override forced(plain);
-            want = rune::force(hist);
-          }
+          want = rune::force(hist, plain);
           double auto_ms = 0, best_ms = 1e300;
           std::string best;
           struct timed_choice {
@@ -317,9 +314,8 @@ int main(int argc, char** argv) {
           };
           std::vector<timed_choice> times;
           for (const auto& c : fig7_choices(H)) {
-            kn::scoped_hist_override forced(c.o);
-            const double ms = timed([&] { got = rune::force(hist); }, runs);
-            const auto rep = kn::last_hist_run();
+            kn::hist_launch_plan rep;
+            const double ms = timed([&] { got = rune::force(hist, c.o, rune::hist_plan_report{&rep}); }, runs);
             r.ok = r.ok && got.to_vector() == want.to_vector();
             if (c.is_auto) auto_ms = ms;
             else if (ms < best_ms) best_ms = ms, best = c.label;
@@ -338,8 +334,8 @@ int main(int argc, char** argv) {
         };
         auto measure = [&](auto hist, auto&& check) {
           if (sweep) {
-            (void)rune::force(hist);
-            const auto report = kn::last_hist_run();
+            kn::hist_launch_plan report;
+            (void)rune::force(hist, rune::hist_plan_report{&report});
             r.path = path_of(report);
             r.M = report.histograms.empty() ? 0 : report.histograms[0].M;
             r.S = report.histograms.empty() ? 0 : report.histograms[0].S;
@@ -347,24 +343,20 @@ int main(int argc, char** argv) {
             return;
           }
           decltype(rune::force(hist)) fast, base;
-          r.rune_ms = timed([&] { fast = rune::force(hist); }, runs);
-          const auto report = kn::last_hist_run();
+          kn::hist_launch_plan report;
+          r.rune_ms = timed([&] { fast = rune::force(hist, rune::hist_plan_report{&report}); }, runs);
           r.path = path_of(report);
           r.M = report.histograms.empty() ? 0 : report.histograms[0].M;
           r.S = report.histograms.empty() ? 0 : report.histograms[0].S;
-          {
-            kn::scoped_hist_override forced(plain);
-            r.plain_ms = timed([&] { base = rune::force(hist); }, runs);
-          }
+          r.plain_ms = timed([&] { base = rune::force(hist, plain); }, runs);
           r.ok = fast.to_vector() == base.to_vector();
           check(fast);
           if (inspect) {
             kn::hist_override with_rf;
             with_rf.inspect_race_factor = true;
-            kn::scoped_hist_override forced(with_rf);
             decltype(rune::force(hist)) seen;
-            r.inspected_ms = timed([&] { seen = rune::force(hist); }, runs);
-            const auto rep = kn::last_hist_run();
+            kn::hist_launch_plan rep;
+            r.inspected_ms = timed([&] { seen = rune::force(hist, with_rf, rune::hist_plan_report{&rep}); }, runs);
             r.rf_seen = rep.race_factors.empty() ? 1 : rep.race_factors[0];
             r.inspector_ms = rep.inspect_ms;
             r.inspected_plan = path_of(rep) + " M=" + std::to_string(rep.histograms.empty() ? 0 : rep.histograms[0].M) +

@@ -64,8 +64,10 @@ inline std::uint64_t fresh_node_id() {
 }
 
 // Seams the cuda backend fills in when it is compiled in (nvcc); null in a host-only build.
-// Copies device bytes to the host.
-inline void (*copy_device_to_host)(void* dst, const void* src, std::size_t bytes) = nullptr;
+// Copies device bytes to the host once the work that made them is done: `owner` is the memory's
+// owner (null for a view), which says on which stream it was made.
+inline void (*copy_device_to_host)(void* dst, const void* src, std::size_t bytes, const std::shared_ptr<void>& owner) =
+    nullptr;
 // Where new arrays go by default: the device when the default backend is cuda.
 inline location (*default_array_location)() = nullptr;
 // New device memory holding a copy of host bytes.
@@ -122,12 +124,12 @@ template <class T> class array {
     const std::size_t bytes = static_cast<std::size_t>(n_) * sizeof(T);
     if constexpr (std::is_default_constructible_v<T>) {
       std::vector<T> out(static_cast<std::size_t>(n_));
-      detail::copy_device_to_host(out.data(), data_, bytes);
+      detail::copy_device_to_host(out.data(), data_, bytes, owner_);
       return out;
     } else {
       // No default constructor to size the vector with: stage the bytes, then copy the elements.
       std::unique_ptr<T, detail::aligned_free> staged(static_cast<T*>(::operator new(bytes, std::align_val_t{64})));
-      detail::copy_device_to_host(staged.get(), data_, bytes);
+      detail::copy_device_to_host(staged.get(), data_, bytes, owner_);
       return std::vector<T>(staged.get(), staged.get() + n_);
     }
   }
@@ -189,7 +191,9 @@ template <class T> array<T> to_array(const std::vector<T>& xs) { return to_array
 template <class T> array<T> to_host(const array<T>& a) {
   if (a.where() == location::host) return a;
   auto owner = detail::host_allocate<T>(a.size(), detail::alloc_kind::output);
-  if (a.size() > 0) detail::copy_device_to_host(owner.get(), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T));
+  if (a.size() > 0)
+    detail::copy_device_to_host(owner.get(), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T),
+                                detail::array_access<T>::owner(a));
   return detail::array_access<T>::make(std::move(owner), a.size(), location::host);
 }
 

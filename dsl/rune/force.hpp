@@ -67,7 +67,9 @@ template <class... Args> auto force(const Args&... args) {
                   "with rune::on_cpu");
     const detail::backend_kind kind = detail::choose_backend(
         detail::wants_cpu<Args...>, detail::wants_gpu<Args...> || detail::has_executor<Args...>, "rune::force");
-    return detail::with_backend<gpu>(
+    // The CPU backend under nvcc only where it can be asked for (Note [The CPU backend under nvcc]).
+    constexpr bool cpu = !gpu || detail::cpu_fallback;
+    return detail::with_backend<gpu, cpu>(
         kind,
         [&](auto& be) {
           return std::apply([&](const auto&... r) { return detail::run_forest<unfused>(be, r...); }, roots);

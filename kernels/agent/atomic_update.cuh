@@ -15,9 +15,9 @@
 
 #include <rune/ops.hpp>
 
-namespace rune::kernels {
+#include "../tuning/atomic_class.hpp"
 
-enum class atomic_class { hdw, cas, xcg };
+namespace rune::kernels {
 
 template <class Op, class T> __host__ __device__ constexpr bool has_hardware_atomic() {
   using detail::known_op;

@@ -167,13 +167,6 @@ template <class Updater, int K> struct converged_updater {
   }
 };
 
-// Which pass kernel runs a histogram; each is an instantiation of its own, so that the votes
-// of one and the registers of another do not slow the rest (the notes say by how much).
-enum class hist_pass_kind {
-  direct,       // every update applied as it is made
-  per_warp,     // shared CAS with a copy per warp (Note [One copy per warp for CAS])
-  batched_cas,  // shared CAS, a full tile's updates applied together (Note [Batched compare-and-swap])
-};
 
 template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct> struct hist_agent {
   static constexpr bool per_warp = Kind == hist_pass_kind::per_warp;

@@ -75,6 +75,14 @@ RUNE_HD inline bool wide_bin_offset(const hist_layout& L, index_t j, std::uint64
   return b < static_cast<std::uint64_t>(L.len);
 }
 
+// Which pass kernel runs a histogram; each is an instantiation of its own, so that the votes
+// of one and the registers of another do not slow the rest (the notes say by how much).
+enum class hist_pass_kind {
+  direct,       // every update applied as it is made
+  per_warp,     // shared CAS with a copy per warp (Note [One copy per warp for CAS])
+  batched_cas,  // shared CAS, a full tile's updates applied together (Note [Batched compare-and-swap])
+};
+
 template <int K> struct hist_pass_params {
   hist_layout h[K > 0 ? K : 1];
   bool first_pass;  // the body's other sinks (stored maps, scatters, points) write on this pass only

@@ -7,34 +7,32 @@
 // each partition beside it. The body's other sinks (stored maps, scatters, points) write here.
 // The pass over the partitions is hist_partition_pass_agent.cuh.
 #include <cub/block/block_scan.cuh>
-#include <cub/detail/fast_modulo_division.cuh>
 
 #include <cstddef>
 #include <cstdint>
 
 #include <rune/config.hpp>
 
+#include "divide_by_invariant.cuh"
 #include "hist_body.cuh"
 #include "load_runs.cuh"
 
 namespace rune::kernels {
 
-// The partition of bin j and j's bin within it (0 <= j < nbins <= 2^31 - 1): a multiply-high
-// and a shift by a multiplier computed once per histogram (cub::detail::fast_div_mod), then the
-// remainder by one multiply-add. A float reciprocal with corrections cost some ten instructions
+// The partition of bin j and j's bin within it (0 <= j < nbins <= 2^31 - 1): a multiply-high,
+// an add and a shift by a multiplier computed once per histogram (divide_by_invariant.cuh),
+// then the remainder by one multiply-add. A float reciprocal with corrections cost some ten instructions
 // per update, two of them conversions at a quarter of the rate, in a scatter that issues an
 // instruction on most cycles (Nsight Compute: 0.71 issued per scheduler at H = 393216).
 struct partition_of {
-  cub::detail::fast_div_mod<std::int32_t> divide;
+  divide_by_invariant divide;
   struct place {
     std::uint32_t partition, bin;
   };
-  static partition_of make(index_t chunk) {
-    return {cub::detail::fast_div_mod<std::int32_t>(static_cast<std::int32_t>(chunk))};
-  }
+  static partition_of make(index_t chunk) { return {divide_by_invariant(static_cast<std::uint32_t>(chunk))}; }
   RUNE_HD place operator()(std::uint32_t j) const {
-    const auto r = divide(static_cast<std::int32_t>(j));
-    return {static_cast<std::uint32_t>(r.quotient), static_cast<std::uint32_t>(r.remainder)};
+    const auto r = divide(j);
+    return {r.quotient, r.remainder};
   }
 };
 

@@ -1,6 +1,5 @@
 #pragma once
-// Sizes and buffers the histogram dispatches share: 16-byte aligned shared regions, bins
-// rounded to whole words, zeroed XCG locks.
+// Buffers the histogram dispatches share: zeroed XCG locks.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -11,16 +10,9 @@
 
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/stream_allocator.hpp"
+#include "hist_launch_plan.hpp"
 
 namespace rune::kernels::detail_hist {
-
-constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
-
-// n elements of T rounded up to whole 32-bit words (n itself for T of 4 bytes or more).
-template <class T> constexpr index_t words_of(index_t n) {
-  constexpr index_t per_word = sizeof(T) < 4 ? index_t(4 / sizeof(T)) : 1;
-  return (n + per_word - 1) / per_word * per_word;
-}
 
 // `count` ints of zeroed device memory (XCG locks), kept alive by `keep`.
 inline int* zeroed_locks(index_t count, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {

@@ -95,6 +95,12 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
 }
 }  // namespace detail_hist
 
+// A partition lives in one block's shared memory, which is at most 227 KiB on every GPU
+// through sm_120: more than 2^16 bins fit there only for bins narrower than 4 bytes, so wider
+// ones compile the 16-bit scatter alone (one fused kernel fewer per call site).
+inline constexpr std::size_t max_shared_bytes_per_block = 232448;
+template <class V> inline constexpr bool may_partition_wide = (std::size_t{1} << 16) * sizeof(V) < max_shared_bytes_per_block;
+
 // Bins within a partition take 16 bits where a partition has at most 2^16 of them.
 template <class Policy, class Body>
 void histogram_partitioned(index_t n, const Body& body, const hist_decision& d, cudaStream_t stream) {
@@ -105,7 +111,12 @@ void histogram_partitioned(index_t n, const Body& body, const hist_decision& d, 
     throw std::logic_error("rune::kernels::histogram_partitioned: " + std::to_string(d.S) + " partitions of " +
                            std::to_string(d.H_chk) + " bins is not a partitioned plan this policy runs (at most " +
                            std::to_string(Policy::max_partitions) + " partitions)");
-  if (d.H_chk <= (index_t(1) << 16)) detail_hist::run_partitioned<Policy, Body, std::uint16_t>(n, body, d, stream);
-  else detail_hist::run_partitioned<Policy, Body, std::uint32_t>(n, body, d, stream);
+  if (d.H_chk <= (index_t(1) << 16)) return detail_hist::run_partitioned<Policy, Body, std::uint16_t>(n, body, d, stream);
+  if constexpr (may_partition_wide<hist_value_t<Body, 0>>)
+    detail_hist::run_partitioned<Policy, Body, std::uint32_t>(n, body, d, stream);
+  else
+    throw std::logic_error("rune::kernels::histogram_partitioned: partitions of " + std::to_string(d.H_chk) +
+                           " bins of " + std::to_string(sizeof(hist_value_t<Body, 0>)) +
+                           " bytes exceed any GPU's shared memory per block");
 }
 }  // namespace rune::kernels

@@ -1,7 +1,7 @@
 #pragma once
 // Where and how each histogram of a pass runs: the M/S model of tuning/hist_model.hpp fed with
-// the current device's limits, one histogram at a time, plus a process-wide override so tests
-// (and experiments) can force either memory, any M and any S.
+// the device's limits, one histogram at a time, and an override, an input of the dispatch, so
+// that tests and experiments can force either memory, any M and any S.
 //
 // Note [Shared memory for k histograms]
 // A pass updating k histograms keeps the sub-histograms of all its shared-memory histograms in
@@ -21,20 +21,9 @@
 
 #include <rune/config.hpp>
 
-#include "../runtime/device_properties.hpp"
 #include "../tuning/hist_model.hpp"
 
 namespace rune::kernels {
-
-// The model's device row, read off the device: L the opt-in shared memory per block, the L2,
-// T_hw = SMs x threads per SM, B the policy's block size; `line` is the model's constant; the
-// constants measured on the H100 (sm_90, the one architecture tuned so far).
-template <class Policy> tuning::hist_device current_hist_device() {
-  const device_properties& d = current_device_properties();
-  return {"current", static_cast<double>(d.shared_per_block_optin), static_cast<double>(d.l2_bytes),
-          static_cast<std::int64_t>(d.sm_count) * d.max_threads_per_sm, Policy::block_threads,
-          tuning::hist_h100.l2_line_bytes, tuning::hist_h100.tuning};
-}
 
 // Forces a memory, M or S (0: the model's). Forced values are clamped to what fits: shared M
 // to [1, B] and S up to what the shared memory needs; S at most H. Partitioned: S is the
@@ -47,19 +36,6 @@ struct hist_override {
   // would go to global memory, and plan with its RF instead of 1. Off by default: it costs
   // a sampling pass and a synchronization (the benchmark measures both).
   bool inspect_race_factor = false;
-};
-
-// The process-wide override every histogram pass reads (a test hook; not thread-safe).
-inline hist_override& hist_forced() {
-  static hist_override o;
-  return o;
-}
-struct scoped_hist_override {
-  hist_override saved;
-  explicit scoped_hist_override(hist_override o) : saved(hist_forced()) { hist_forced() = o; }
-  ~scoped_hist_override() { hist_forced() = saved; }
-  scoped_hist_override(const scoped_hist_override&) = delete;
-  scoped_hist_override& operator=(const scoped_hist_override&) = delete;
 };
 
 struct hist_request {

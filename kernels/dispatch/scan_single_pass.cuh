@@ -1,13 +1,14 @@
 #pragma once
-// scan_single_pass(n, seg, phase, exclusive, ne, op, f, g, stream): one launch computing the
-// scan of f(0..n-1) with op/ne (when seg > 0 restarting at every i with (i + phase) % seg == 0;
-// exclusive when asked, unsegmented only) and handing each scanned value to g:
+// scan_single_pass<Segmented>(n, seg, phase, exclusive, ne, op, f, g, stream): one launch
+// computing the scan of f(0..n-1) with op/ne (when Segmented, restarting at every i with
+// (i + phase) % seg == 0, seg > 0; exclusive when asked, unsegmented only) and handing each
+// scanned value to g:
 //   g.store(i, g.load(i), f_loaded, scanned)   where f_loaded = f.load(i)
 // f is f.compute(f.load(i), i). The scanned values are never stored unless g stores them.
 // A g that uses f_loaded says so (`static constexpr bool reads_f_loaded = true`): the policy
 // then leaves registers for f's loads beside the values (tuning/policies.hpp).
 //
-// scan_reduce_single_pass<Commutative>(..., g, acc_ne, acc_op, out, stream): the same, where
+// scan_reduce_single_pass<Segmented, Commutative>(..., g, acc_ne, acc_op, out, stream): the same, where
 // g.store returns a contribution and *out = acc_op(acc_ne, contributions in index order...),
 // still one launch (tile_reduction.cuh). `out` is device-accessible: device memory, or a
 // mapped host cell (runtime/host_cells.hpp). acc_op must commute when Commutative is true.
@@ -57,46 +58,39 @@ void launch_scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, c
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
 }
 
-// A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented).
-template <class Policy, class T, class Op, class F, class G, class R>
-void launch_scan(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
-                 const R& r, index_t tiles, cudaStream_t stream) {
-  if (seg > 0) launch_scan_kernel<Policy, true>(n, seg, phase, exclusive, ne, op, f, g, r, tiles, stream);
-  else launch_scan_kernel<Policy, false>(n, seg, phase, exclusive, ne, op, f, g, r, tiles, stream);
-}
-
-// Tiles of the kernel launch_scan picks for seg: its agent's tile size, not a copy of the formula.
-template <class Policy, class T, class Op, class F, class G, class R> index_t scan_tiles(index_t n, index_t seg) {
-  const index_t tile = seg > 0 ? scan_agent<Policy, true, T, Op, F, G, R>::tile_items
-                               : scan_agent<Policy, false, T, Op, F, G, R>::tile_items;
+// Tiles of the kernel: its agent's tile size, not a copy of the formula.
+template <class Policy, bool Segmented, class T, class Op, class F, class G, class R> index_t scan_tiles(index_t n) {
+  constexpr index_t tile = scan_agent<Policy, Segmented, T, Op, F, G, R>::tile_items;
   return (n + tile - 1) / tile;
 }
 
 // Whether a scan of n elements runs the few-tile policy (tuning/policies.hpp, Note [Few-tile
 // scans]): n makes fewer long tiles than the device holds blocks of the long-tile kernel.
-template <class Policy, class T, class Op, class F, class G> bool runs_few_tiles(index_t n, index_t seg) {
-  const index_t resident = seg > 0 ? resident_scan_kernel<Policy, true, T, Op, F, G, no_reduction>().second
-                                   : resident_scan_kernel<Policy, false, T, Op, F, G, no_reduction>().second;
-  return scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg) < resident;
+template <class Policy, bool Segmented, class T, class Op, class F, class G> bool runs_few_tiles(index_t n) {
+  const index_t resident = resident_scan_kernel<Policy, Segmented, T, Op, F, G, no_reduction>().second;
+  return scan_tiles<Policy, Segmented, T, Op, F, G, no_reduction>(n) < resident;
 }
 
-template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
+// A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented); the
+// caller names which, so only that one is compiled.
+template <bool Segmented, class Policy = scan_policy_sm90, class T, class Op, class F, class G>
 void scan_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
   if constexpr (Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>)) {
-    if (runs_few_tiles<Policy, T, Op, F, G>(n, seg)) {
+    if (runs_few_tiles<Policy, Segmented, T, Op, F, G>(n)) {
       using few = typename Policy::few_tiles;
-      const index_t tiles = scan_tiles<few, T, Op, F, G, no_reduction>(n, seg);
-      launch_scan<few>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
+      const index_t tiles = scan_tiles<few, Segmented, T, Op, F, G, no_reduction>(n);
+      launch_scan_kernel<few, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
       return;
     }
   }
-  launch_scan<Policy>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, scan_tiles<Policy, T, Op, F, G, no_reduction>(n, seg),
-                      stream);
+  const index_t tiles = scan_tiles<Policy, Segmented, T, Op, F, G, no_reduction>(n);
+  launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
 }
 
-template <bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A, class AOp>
+template <bool Segmented, bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A,
+          class AOp>
 void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                              const A& acc_ne, const AOp& acc_op, A* out, cudaStream_t stream) {
   if (n <= 0) {
@@ -105,10 +99,11 @@ void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusi
     return;
   }
   using R = g_reduction<A, AOp, Commutative>;
-  const index_t tiles = scan_tiles<Policy, T, Op, F, G, R>(n, seg);
+  const index_t tiles = scan_tiles<Policy, Segmented, T, Op, F, G, R>(n);
   // The partials, one per tile at most.
   const auto partials = stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A));
-  launch_scan<Policy>(n, seg, phase, exclusive, ne, op, f, g,
-                      R{acc_ne, acc_op, static_cast<A*>(partials.get()), stream_ticket(stream), out}, tiles, stream);
+  launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g,
+                                        R{acc_ne, acc_op, static_cast<A*>(partials.get()), stream_ticket(stream), out}, tiles,
+                                        stream);
 }
 }  // namespace rune::kernels

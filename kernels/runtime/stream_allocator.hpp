@@ -9,6 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda_error.hpp"
 
@@ -26,6 +28,52 @@ inline void retain_pool_memory() {
   });
 }
 
+// Note [Memory used on other streams]
+// Device memory is allocated and freed in the order of the stream that made it. A force on
+// another stream that reads it records an event there (used_on); the free then waits for every
+// such event before it is enqueued, so memory dropped by the host while another stream still
+// reads it is never handed out again too early. PyTorch's record_stream does the same. A
+// program that makes an array on one stream and reads it in a force on another must still
+// order the two (an event or a synchronization), as with cudaFreeAsync: rune orders the free,
+// not the first use.
+class stream_free {
+ public:
+  explicit stream_free(cudaStream_t stream) : stream_(stream), uses_(std::make_shared<other_uses>()) {}
+  cudaStream_t stream() const { return stream_; }
+
+  // Marks the memory as read by work just enqueued on `other`. Only the latest use on each
+  // stream is kept: work on one stream completes in order.
+  void used_on(cudaStream_t other) {
+    if (other == stream_) return;
+    std::lock_guard<std::mutex> lock(uses_->mutex);
+    for (auto& [s, done] : uses_->last) {
+      if (s != other) continue;
+      RUNE_CUDA_CHECK(cudaEventRecord(done, other));
+      return;
+    }
+    cudaEvent_t done;
+    RUNE_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+    RUNE_CUDA_CHECK(cudaEventRecord(done, other));
+    uses_->last.emplace_back(other, done);
+  }
+
+  void operator()(void* p) const {
+    for (const auto& [s, done] : uses_->last) {
+      (void)cudaStreamWaitEvent(stream_, done, 0);
+      (void)cudaEventDestroy(done);
+    }
+    (void)cudaFreeAsync(p, stream_);
+  }
+
+ private:
+  struct other_uses {
+    std::mutex mutex;
+    std::vector<std::pair<cudaStream_t, cudaEvent_t>> last;  // the latest use on each other stream
+  };
+  cudaStream_t stream_;
+  std::shared_ptr<other_uses> uses_;
+};
+
 // `bytes` of device memory, usable in stream order on `stream`, freed in stream order.
 inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});
@@ -37,6 +85,19 @@ inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t str
     throw_cuda_error(e, "cudaMallocAsync", __FILE__, __LINE__,
                      "asked for " + std::to_string(bytes) + " bytes of device memory");
   }
-  return std::shared_ptr<void>(p, [stream](void* q) { (void)cudaFreeAsync(q, stream); });
+  return std::shared_ptr<void>(p, stream_free(stream));
+}
+
+// The stream memory from device_allocate is ordered on; `otherwise` for other memory (a view
+// of the user's, an empty array).
+inline cudaStream_t allocation_stream(const std::shared_ptr<void>& owner, cudaStream_t otherwise) {
+  const stream_free* f = std::get_deleter<stream_free>(owner);
+  return f ? f->stream() : otherwise;
+}
+
+// Records that work just enqueued on `stream` reads `owner`'s memory (Note [Memory used on
+// other streams]); nothing for memory of that stream or not from device_allocate.
+inline void record_use(const std::shared_ptr<void>& owner, cudaStream_t stream) {
+  if (stream_free* f = std::get_deleter<stream_free>(owner)) f->used_on(stream);
 }
 }  // namespace rune::kernels

@@ -9,10 +9,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <utility>
 
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
+#include "stream_key.hpp"
 
 namespace rune::kernels {
 
@@ -27,11 +27,10 @@ inline std::shared_ptr<void> stream_scratch(cudaStream_t stream, std::size_t byt
   static std::mutex mutex;
   // Never destroyed: at exit, freeing in the order of a stream the program destroyed long
   // before crashed the process (seen under compute-sanitizer); the driver reclaims it all.
-  static auto& buffers = *new std::map<std::pair<int, cudaStream_t>, buffer>;
-  int dev = 0;
-  RUNE_CUDA_CHECK(cudaGetDevice(&dev));
+  static auto& buffers = *new std::map<stream_key, buffer>;  // Note [Streams by id]
+  const stream_key key = key_of(stream);
   std::lock_guard<std::mutex> lock(mutex);
-  buffer& b = buffers[{dev, stream}];
+  buffer& b = buffers[key];
   if (bytes > b.bytes) {
     const std::size_t grown = bytes > 2 * b.bytes ? bytes : 2 * b.bytes;  // few regrowths
     b.memory = device_allocate(grown, stream);

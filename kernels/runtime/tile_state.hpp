@@ -17,10 +17,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <tuple>
+#include <utility>
 
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
+#include "stream_key.hpp"
 
 namespace rune::kernels {
 
@@ -44,10 +45,9 @@ class tile_state_pool {
   // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
   // one word of that many bytes, scan_agent.cuh).
   held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
+    const stream_key key = key_of(stream);
     std::lock_guard<std::mutex> lock(mutex_);
-    int dev = 0;
-    RUNE_CUDA_CHECK(cudaGetDevice(&dev));
-    entry& e = entries_[{dev, stream, layout}];
+    entry& e = entries_[{key, layout}];
     // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
     if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
       e.tiles = std::max(tiles, e.tiles);
@@ -78,6 +78,6 @@ class tile_state_pool {
     unsigned epoch = 0;
   };
   std::mutex mutex_;
-  std::map<std::tuple<int, cudaStream_t, unsigned>, entry> entries_;
+  std::map<std::pair<stream_key, unsigned>, entry> entries_;  // Note [Streams by id]
 };
 }  // namespace rune::kernels

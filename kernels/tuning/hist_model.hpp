@@ -75,9 +75,9 @@
 #include <stdexcept>
 #include <string_view>
 
-namespace rune::kernels::tuning {
+#include "atomic_class.hpp"
 
-enum class atomic_class { hdw, cas, xcg };
+namespace rune::kernels::tuning {
 
 constexpr std::string_view name_of(atomic_class c) {
   switch (c) {

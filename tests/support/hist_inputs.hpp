@@ -34,17 +34,16 @@ inline std::vector<int> bins_for(rune::index_t n, rune::index_t h, spread s, std
   return is;
 }
 
-// A histogram forced on the GPU and on the CPU: what the GPU pass ran, both sizes, and how many
-// bins differ.
+// A histogram forced on the GPU (with `layout` forced where given) and on the CPU: what the GPU
+// pass ran, both sizes, and how many bins differ.
 struct gpu_against_cpu {
-  rune::kernels::hist_run_report run;
+  rune::kernels::hist_launch_plan run;
   std::size_t gpu_bins = 0, cpu_bins = 0;
   int wrong = 0;
 };
-template <class Hist> gpu_against_cpu force_on_both(const Hist& hist) {
+template <class Hist> gpu_against_cpu force_on_both(const Hist& hist, const rune::kernels::hist_override& layout = {}) {
   gpu_against_cpu out;
-  const auto gpu = rune::force(hist, rune::on_gpu).to_vector();
-  out.run = rune::kernels::last_hist_run();
+  const auto gpu = rune::force(hist, rune::on_gpu, layout, rune::hist_plan_report{&out.run}).to_vector();
   const auto cpu = rune::force(hist, rune::on_cpu).to_vector();
   out.gpu_bins = gpu.size();
   out.cpu_bins = cpu.size();

@@ -2,6 +2,17 @@
 // Which backend a force() runs on: on_cpu / on_gpu when given, else RUNE_BACKEND=cpu|cuda
 // from the environment, else cuda when the program was compiled by nvcc and a device is
 // visible, else cpu.
+//
+// Note [The CPU backend under nvcc]
+// A program compiled by nvcc is a GPU program: its forces compile the CPU backend only where
+// it can be asked for, by rune::on_cpu among the options (known at compile time), by a
+// pipeline the GPU cannot hold, or by RUNE_CPU_FALLBACK defined for the whole program (then a
+// force runs on the CPU where no device is usable, or where RUNE_BACKEND=cpu says so). Without
+// it, such a force is a backend_error that says how to get the CPU. Compiling both backends
+// for every force cost 1.3 s of the host compiler's 7.7 s for five constructs
+// (bench/results/2026-11-25-compile-five-constructs.md), and a CUB or Thrust program has no
+// CPU path either. Define RUNE_CPU_FALLBACK in every translation unit or in none: the forces
+// of a program must agree.
 #include <cstdlib>
 #include <string>
 #include <type_traits>
@@ -24,6 +35,11 @@ enum class backend_kind { cpu, cuda };
 inline constexpr bool cuda_build = true;
 #else
 inline constexpr bool cuda_build = false;
+#endif
+#if !defined(__CUDACC__) || defined(RUNE_CPU_FALLBACK)
+inline constexpr bool cpu_fallback = true;
+#else
+inline constexpr bool cpu_fallback = false;
 #endif
 
 inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who) {
@@ -50,35 +66,45 @@ inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who
 
 #if defined(__CUDACC__)
 template <class... Args> inline constexpr bool has_executor = (std::is_same_v<Args, cuda_executor> || ...);
-template <class A> cudaStream_t pick_stream(const A& a, cudaStream_t s) {
-  if constexpr (std::is_same_v<A, cuda_executor>) return a.stream;
-  else return s;
-}
 // The stream of the cuda_executor among the options, the default stream without one.
-template <class... Args> cudaStream_t stream_of(const Args&... args) {
-  cudaStream_t s = 0;
-  ((s = pick_stream(args, s)), ...);
-  return s;
-}
+template <class... Args> cudaStream_t stream_of(const Args&... args) { return cuda::settings_of(args...).stream; }
 #else
 template <class... Args> inline constexpr bool has_executor = false;
 #endif
 
-// Calls f with the backend object of the chosen kind (on the executor's stream, if any);
-// Gpu = false compiles the CPU backend only (choose_backend then picked it).
-template <bool Gpu = cuda_build, class F, class... Args>
+// Why a force that chose the CPU cannot run there (Note [The CPU backend under nvcc]).
+inline backend_error no_cpu_backend(const char* who) {
+  const char* env = std::getenv("RUNE_BACKEND");
+  const std::string why = env && std::string(env) == "cpu" ? "RUNE_BACKEND=cpu asks for the CPU"
+                                                           : "no CUDA device is usable";
+  return backend_error(std::string(who) + ": " + why +
+                       ", but this program was compiled by nvcc without the CPU backend; compile it with "
+                       "-DRUNE_CPU_FALLBACK to run on the CPU where there is no GPU, or force with rune::on_cpu");
+}
+
+// Calls f with the backend object of the chosen kind (on the executor's stream, if any). Gpu
+// and Cpu say which backends this force compiles (Gpu = false: the CPU backend only, which
+// choose_backend then picked).
+template <bool Gpu = cuda_build, bool Cpu = true, class F, class... Args>
 decltype(auto) with_backend(backend_kind kind, F&& f, const Args&... args) {
+  static_assert(Gpu || Cpu, "rune internal: a force compiles at least one backend");
+  ((void)args, ...);
 #if defined(__CUDACC__)
-  if constexpr (Gpu) {
+  if constexpr (Gpu && !Cpu) {
+    if (kind != backend_kind::cuda) throw no_cpu_backend("rune::force");
+    cuda::backend be(cuda::settings_of(args...));
+    return f(be);
+  } else if constexpr (Gpu) {
     if (kind == backend_kind::cuda) {
-      cuda::backend be(stream_of(args...));
+      cuda::backend be(cuda::settings_of(args...));
       return f(be);
     }
   }
 #endif
-  ((void)args, ...);
-  (void)kind;
-  cpu::backend be;
-  return f(be);
+  if constexpr (Cpu) {
+    (void)kind;
+    cpu::backend be;
+    return f(be);
+  }
 }
 }  // namespace rune::detail

@@ -406,7 +406,8 @@ template <class Forest, class Plan, class Backend> class executor {
     const auto& sn = node<S>();
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       auto run_with = [&](auto... sinks) {
-        using Form = maposcanomap_form<decltype(sn.op), T, FIn, decltype(sinks)...>;
+        constexpr bool segmented = node_traits<node_t<S>>::variant == scan_kind::segmented;
+        using Form = maposcanomap_form<segmented, decltype(sn.op), T, FIn, decltype(sinks)...>;
         be_.run(Form{sn.op, sn.ne, fin, n, sn.seg, sn.phase, node_traits<node_t<S>>::variant == scan_kind::exclusive, make_row(sinks...)});
       };
       if constexpr (P.stored[S])

@@ -18,9 +18,12 @@ template <class... S> struct redomap_form {
   row<S...> sinks;
 };
 
-// 3. maposcanomap: f(i) feeds a scan with op/ne (restarting every `seg` elements when seg > 0,
-// the first restart at (seg - phase) % seg; exclusive when asked); the sinks read the scanned value through scan_ctx (g).
-template <class Op, class T, class F, class... S> struct maposcanomap_form {
+// 3. maposcanomap: f(i) feeds a scan with op/ne (when Segmented, restarting every `seg`
+// elements, the first restart at (seg - phase) % seg; exclusive when asked); the sinks read the
+// scanned value through scan_ctx (g). Segmented is known where the scan is built, so a GPU
+// build compiles one scan kernel per call site, not a segmented and an unsegmented one.
+template <bool Segmented, class Op, class T, class F, class... S> struct maposcanomap_form {
+  static constexpr bool segmented = Segmented;
   Op op;
   T ne;
   F f;

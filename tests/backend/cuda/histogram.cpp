@@ -100,8 +100,8 @@ void same_on_every_path(Op op, T ne, index_t bins, const std::vector<I>& is, con
   auto a_vs = rune::to_array(vs);
   for (const auto& path : which) {
     CAPTURE(name_of(path));
-    kn::scoped_hist_override forced(path);
-    RUNE_CHECK_SAME(rune::force(rune::genhist(bins, op, ne, a_is, a_vs), rune::on_gpu).to_vector(), want);
+    const kn::hist_override forced = path;
+    RUNE_CHECK_SAME(rune::force(rune::genhist(bins, op, ne, a_is, a_vs), rune::on_gpu, forced).to_vector(), want);
   }
 }
 
@@ -150,8 +150,8 @@ TEST_CASE("cuda histogram paths: float sums within a tolerance, int64 min and ma
     if (is[i] >= 0 && is[i] < h) want[static_cast<std::size_t>(is[i])] += fs[i];
   for (const auto& path : paths) {
     CAPTURE(name_of(path));
-    kn::scoped_hist_override forced(path);
-    RUNE_CHECK_CLOSE(rune::force(rune::genhist(h, rune::plus{}, 0.0f, rune::to_array(is), rune::to_array(fs)), rune::on_gpu).to_vector(),
+    const kn::hist_override forced = path;
+    RUNE_CHECK_CLOSE(rune::force(rune::genhist(h, rune::plus{}, 0.0f, rune::to_array(is), rune::to_array(fs)), rune::on_gpu, forced).to_vector(),
                      want, 1e-3);
   }
   same_on_every_path<std::int64_t>(rune::min{}, INT64_MAX, h, is, ls);
@@ -198,16 +198,16 @@ TEST_CASE("cuda histogram paths: genhist(dest, ...) accumulates into dest, moved
   const auto a_vs = rune::to_array(vs);
   for (const auto& path : paths) {
     CAPTURE(name_of(path));
-    kn::scoped_hist_override forced(path);
+    const kn::hist_override forced = path;
     const auto dest = rune::to_array(init);
-    RUNE_CHECK_SAME(rune::force(rune::genhist(dest, rune::plus{}, std::int64_t{0}, a_is, a_vs), rune::on_gpu).to_vector(), want);
+    RUNE_CHECK_SAME(rune::force(rune::genhist(dest, rune::plus{}, std::int64_t{0}, a_is, a_vs), rune::on_gpu, forced).to_vector(), want);
     RUNE_CHECK_SAME(dest.to_vector(), init);
     auto moved = rune::to_array(init);
-    RUNE_CHECK_SAME(rune::force(rune::genhist(std::move(moved), rune::plus{}, std::int64_t{0}, a_is, a_vs), rune::on_gpu).to_vector(),
+    RUNE_CHECK_SAME(rune::force(rune::genhist(std::move(moved), rune::plus{}, std::int64_t{0}, a_is, a_vs), rune::on_gpu, forced).to_vector(),
                     want);
     // max with ne INT64_MIN: sub-histograms start at ne, never at zero.
     const auto want_max = reference(h, is, vs, rune::max{}, init);
-    RUNE_CHECK_SAME(rune::force(rune::genhist(dest, rune::max{}, INT64_MIN, a_is, a_vs), rune::on_gpu).to_vector(), want_max);
+    RUNE_CHECK_SAME(rune::force(rune::genhist(dest, rune::max{}, INT64_MIN, a_is, a_vs), rune::on_gpu, forced).to_vector(), want_max);
   }
 }
 
@@ -233,8 +233,8 @@ TEST_CASE("cuda histogram paths: far fewer elements than bins; 10^7 and 10^8 bin
     for (const kn::hist_override& path : {kn::hist_override{}, kn::hist_override{where::global, 3, 2},
                                           kn::hist_override{where::partitioned, 0, 0}}) {
       CAPTURE(name_of(path));
-      kn::scoped_hist_override forced(path);
-      RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu).to_vector(), want);
+      const kn::hist_override forced = path;
+      RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu, forced).to_vector(), want);
     }
   }
 }
@@ -271,9 +271,11 @@ TEST_CASE("cuda histogram: the race-factor inspector sees RF 63 and RF 1, and th
     kn::hist_override inspect;
     inspect.where = kn::hist_override::memory::global;  // the inspector runs for global memory only
     inspect.inspect_race_factor = true;
-    kn::scoped_hist_override forced(inspect);
-    RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu).to_vector(), want);
-    const auto& report = kn::last_hist_run();
+    kn::hist_launch_plan report;
+    RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu, inspect,
+                                rune::hist_plan_report{&report})
+                        .to_vector(),
+                    want);
     REQUIRE(report.race_factors.size() == 1);
     CAPTURE(report.race_factors[0]);
     if (rf == 1) CHECK(report.race_factors[0] < 1.5);
@@ -314,10 +316,11 @@ TEST_CASE("cuda histogram paths: two fused histograms and a stored map in one pa
     for (const kn::hist_override& path : {kn::hist_override{}, kn::hist_override{where::shared, 3, 3},
                                           kn::hist_override{where::global, 4, 3}}) {
       CAPTURE(name_of(path));
-      kn::scoped_hist_override forced(path);
-      const auto [c, s, t] = rune::force(counts, sums, twice, rune::on_gpu);
-      if (path.S == 3) CHECK(kn::last_hist_run().passes == 3);
-      CHECK(kn::last_hist_run().histograms.size() == 2);
+      const kn::hist_override forced = path;
+      kn::hist_launch_plan ran;
+      const auto [c, s, t] = rune::force(counts, sums, twice, rune::on_gpu, forced, rune::hist_plan_report{&ran});
+      if (path.S == 3) CHECK(ran.passes == 3);
+      CHECK(ran.histograms.size() == 2);
       RUNE_CHECK_SAME(c.to_vector(), want_counts);
       RUNE_CHECK_CLOSE(s.to_vector(), want_sums, 1e-3);
       RUNE_CHECK_SAME(t.to_vector(), want_twice);
@@ -356,10 +359,11 @@ TEST_CASE("kernels::histogram: the body's other effects happen on the first pass
     auto bins = rune::to_array(std::vector<int>(h, 0));
     auto writes = rune::to_array(std::vector<int>(n, 0));
     auto d_keys = rune::to_array(keys);
-    kn::histogram(n, counting_body{const_cast<int*>(bins.data()), h, d_keys.data(), const_cast<int*>(writes.data())}, 0, path);
+    const kn::hist_launch_plan ran =
+        kn::histogram(n, counting_body{const_cast<int*>(bins.data()), h, d_keys.data(), const_cast<int*>(writes.data())}, 0, path);
     RUNE_CUDA_CHECK(cudaDeviceSynchronize());
     // A partitioned histogram traverses the input once (its scatter), whatever S.
-    CHECK(kn::last_hist_run().passes == (path.where == where::partitioned ? 1 : static_cast<int>(path.S)));
+    CHECK(ran.passes == (path.where == where::partitioned ? 1 : static_cast<int>(path.S)));
     RUNE_CHECK_SAME(bins.to_vector(), want);
     RUNE_CHECK_SAME(writes.to_vector(), std::vector<int>(n, 1));
   }

@@ -33,13 +33,15 @@ using rune_test::spread;
 // `batched` where given, else as kernels::batches_cas_layout says for the model's plan.
 template <class T, class Op>
 void check_against_cpu(Op op, T ne, index_t h, const std::vector<int>& bins, const std::vector<T>& values,
-                       std::optional<bool> batched = std::nullopt) {
+                       std::optional<bool> batched = std::nullopt, const kn::hist_override& layout = {}) {
   auto is = rune::to_array(bins);
   auto vs = rune::to_array(values);
-  const auto both = rune_test::force_on_both(rune::genhist(h, op, ne, is, vs));
+  const auto both = rune_test::force_on_both(rune::genhist(h, op, ne, is, vs), layout);
   REQUIRE(both.run.histograms.size() == 1);
   CHECK(both.run.histograms[0].shared);
-  CHECK(both.run.batched_cas == batched.value_or(kn::batches_cas_layout<kn::hist_policy_sm90>(both.run.histograms[0])));
+  using policy = kn::hist_policy_sm90;
+  CHECK(both.run.batched_cas == batched.value_or(kn::batches_cas_layout(both.run.histograms[0], policy::block_threads,
+                                                                        policy::batched_min_bins_per_thread)));
   REQUIRE(both.gpu_bins == both.cpu_bins);
   CHECK(both.wrong == 0);
 }
@@ -59,8 +61,7 @@ TEST_CASE("batched CAS: 24-bit saturated add on int, 2048 and 49152 bins, every 
           const auto bins = bins_for(n, h, s, seed);
           const auto vs = rune_test::random_vector<int>(n, 0, 1 << 10, seed + 1);
           if (forced) {
-            kn::scoped_hist_override layout({kn::hist_override::memory::shared, 28, 1});
-            check_against_cpu<int>(saturated24{}, 0, h, bins, vs, true);
+            check_against_cpu<int>(saturated24{}, 0, h, bins, vs, true, {kn::hist_override::memory::shared, 28, 1});
           } else {
             check_against_cpu<int>(saturated24{}, 0, h, bins, vs);
           }
@@ -70,12 +71,12 @@ TEST_CASE("batched CAS: 24-bit saturated add on int, 2048 and 49152 bins, every 
 
 TEST_CASE("batched CAS: saturation, where most updates change nothing") {
   const index_t h = 4099, n = (1 << 22) + 5;
-  kn::scoped_hist_override layout({kn::hist_override::memory::shared, 8, 1});  // 32792 bins for 1024 threads
+  const kn::hist_override layout = kn::hist_override{kn::hist_override::memory::shared, 8, 1};  // 32792 bins for 1024 threads
   // 4M updates of up to 2^12 on one bin, or on 66 (RF 63): the bins saturate early.
   for (spread s : {spread::rf63, spread::one_bin}) {
     CAPTURE(static_cast<int>(s));
     check_against_cpu<int>(saturated24{}, 0, h, bins_for(n, h, s, 7), rune_test::random_vector<int>(n, 0, 1 << 12, 8),
-                           true);
+                           true, layout);
   }
 }
 
@@ -88,12 +89,10 @@ TEST_CASE("batched CAS: a float product, one and several shared passes") {
   for (spread s : {spread::uniform, spread::rf63}) {
     CAPTURE(static_cast<int>(s));
     check_against_cpu<float>(times{}, 1.0f, 4099, bins_for(n, 4099, s, 12), vs);  // the model's plan
-    {
-      kn::scoped_hist_override layout({kn::hist_override::memory::shared, 8, 1});
-      check_against_cpu<float>(times{}, 1.0f, 4099, bins_for(n, 4099, s, 12), vs, true);
-    }
-    kn::scoped_hist_override layout({kn::hist_override::memory::shared, 1, 4});  // 4 passes of 50000 bins
-    check_against_cpu<float>(times{}, 1.0f, 200000, bins_for(n, 200000, s, 13), vs, true);
+    check_against_cpu<float>(times{}, 1.0f, 4099, bins_for(n, 4099, s, 12), vs, true,
+                             {kn::hist_override::memory::shared, 8, 1});
+    check_against_cpu<float>(times{}, 1.0f, 200000, bins_for(n, 200000, s, 13), vs, true,
+                             {kn::hist_override::memory::shared, 1, 4});  // 4 passes of 50000 bins
   }
 }
 
@@ -112,7 +111,7 @@ TEST_CASE("batched CAS: forced shared layouts on both sides of the rule") {
                          layout{4099, 3, true}}) {  // 12 bins a thread
     CAPTURE(l.h);
     CAPTURE(l.m);
-    kn::scoped_hist_override forced({kn::hist_override::memory::shared, l.m, 1});
-    check_against_cpu<int>(saturated24{}, 0, l.h, bins_for(n, l.h, spread::rf63, 21), vs, l.batched);
+    check_against_cpu<int>(saturated24{}, 0, l.h, bins_for(n, l.h, spread::rf63, 21), vs, l.batched,
+                           {kn::hist_override::memory::shared, l.m, 1});
   }
 }

@@ -73,8 +73,9 @@ TEST_CASE("partitioned histogram: the model's choice for CAS at H = 393216, RF 1
     CAPTURE(rf);
     std::vector<std::int32_t> is(xs.size());
     for (std::size_t i = 0; i < xs.size(); ++i) is[i] = (xs[i] % static_cast<std::int32_t>(h / rf)) * static_cast<std::int32_t>(rf);
-    const auto got = rune::force(rune::genhist(h, saturated24{}, 0, rune::to_array(is), rune::to_array(vs)), rune::on_gpu);
-    const auto& run = kn::last_hist_run();
+    kn::hist_launch_plan run;
+    const auto got = rune::force(rune::genhist(h, saturated24{}, 0, rune::to_array(is), rune::to_array(vs)), rune::on_gpu,
+                                 rune::hist_plan_report{&run});
     REQUIRE(run.histograms.size() == 1);
     CHECK(run.histograms[0].partitioned);
     CHECK(run.histograms[0].S >= 2);
@@ -94,12 +95,15 @@ TEST_CASE("partitioned histogram: 16- and 32-bit bins within a partition, 16-byt
     const auto a_is = rune::to_array(is);
     for (index_t parts : {index_t{1}, index_t{2}, index_t{5}}) {
       CAPTURE(parts);
-      kn::scoped_hist_override forced(kn::hist_override{where::partitioned, 0, parts});
-      RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, a_is, rune::to_array(vs)), rune::on_gpu).to_vector(),
-                      reference(h, is, vs, rune::plus{}, 0));
-      CHECK(kn::last_hist_run().histograms[0].partitioned);
+      const kn::hist_override forced = kn::hist_override{where::partitioned, 0, parts};
+      kn::hist_launch_plan ran;
       RUNE_CHECK_SAME(
-          rune::force(rune::genhist(h, argmax16_op{}, argmax16_id, a_is, rune::to_array(pairs)), rune::on_gpu).to_vector(),
+          rune::force(rune::genhist(h, rune::plus{}, 0, a_is, rune::to_array(vs)), rune::on_gpu, forced, rune::hist_plan_report{&ran})
+              .to_vector(),
+          reference(h, is, vs, rune::plus{}, 0));
+      CHECK(ran.histograms[0].partitioned);
+      RUNE_CHECK_SAME(
+          rune::force(rune::genhist(h, argmax16_op{}, argmax16_id, a_is, rune::to_array(pairs)), rune::on_gpu, forced).to_vector(),
           reference(h, is, pairs, argmax16_op{}, argmax16_id));
     }
   }
@@ -116,9 +120,10 @@ TEST_CASE("partitioned histogram: a stored map beside it is written once") {
     static_assert(rune::plan_of<decltype(counts), decltype(bin)>::passes == 1);
     std::vector<std::int32_t> want_bin(xv.size());
     for (std::size_t i = 0; i < xv.size(); ++i) want_bin[i] = xv[i] - 3;
-    kn::scoped_hist_override forced(kn::hist_override{where::partitioned, 0, 4});
-    const auto [c, b] = rune::force(counts, bin, rune::on_gpu);
-    CHECK(kn::last_hist_run().histograms[0].partitioned);
+    const kn::hist_override forced = kn::hist_override{where::partitioned, 0, 4};
+    kn::hist_launch_plan ran;
+    const auto [c, b] = rune::force(counts, bin, rune::on_gpu, forced, rune::hist_plan_report{&ran});
+    CHECK(ran.histograms[0].partitioned);
     RUNE_CHECK_SAME(c.to_vector(), reference(h, want_bin, std::vector<int>(want_bin.size(), 1), rune::plus{}, 0));
     RUNE_CHECK_SAME(b.to_vector(), want_bin);
   }
@@ -128,8 +133,11 @@ TEST_CASE("partitioned histogram: more partitions than a pass takes run in globa
   const index_t n = 10007, h = 4099;
   const auto is = random_vector<std::int32_t>(n, -1, static_cast<std::int32_t>(h));
   const index_t too_many = kn::hist_policy_sm90::max_partitions + 1;
-  kn::scoped_hist_override forced(kn::hist_override{where::partitioned, 0, too_many});
-  RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu).to_vector(),
+  const kn::hist_override forced = kn::hist_override{where::partitioned, 0, too_many};
+  kn::hist_launch_plan ran;
+  RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), rune::on_gpu, forced,
+                              rune::hist_plan_report{&ran})
+                      .to_vector(),
                   reference(h, is, std::vector<int>(is.size(), 1), rune::plus{}, 0));
-  CHECK_FALSE(kn::last_hist_run().histograms[0].partitioned);
+  CHECK_FALSE(ran.histograms[0].partitioned);
 }

@@ -61,10 +61,10 @@ template <class I> void check_index_type(index_t bins, I lo, I hi) {
       for (const auto& path : multi_pass_paths) {
         CAPTURE(static_cast<int>(path.where));
         CAPTURE(path.M);
-        kn::scoped_hist_override forced(path);
-        RUNE_CHECK_SAME(rune::force(rune::genhist(bins, rune::plus{}, 0, is, rune::replicate(n, 1)), rune::on_gpu).to_vector(),
+        const kn::hist_override forced = path;
+        RUNE_CHECK_SAME(rune::force(rune::genhist(bins, rune::plus{}, 0, is, rune::replicate(n, 1)), rune::on_gpu, forced).to_vector(),
                         want_counts);
-        RUNE_CHECK_SAME(rune::force(rune::genhist(bins, rune::plus{}, 0, is, vs), rune::on_gpu).to_vector(), sums);
+        RUNE_CHECK_SAME(rune::force(rune::genhist(bins, rune::plus{}, 0, is, vs), rune::on_gpu, forced).to_vector(), sums);
       }
     }
   }

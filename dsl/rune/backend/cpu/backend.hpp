@@ -24,7 +24,8 @@ struct backend {
     if (a.where() == location::host) return a;
     array<T> out = allocate<T>(a.size(), alloc_kind::transfer);
     if (a.size() > 0)
-      copy_device_to_host(array_access<T>::data(out), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T));
+      copy_device_to_host(array_access<T>::data(out), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T),
+                          array_access<T>::owner(a));
     return out;
   }
   template <class T> void fill(T* out, index_t n, const T& value) {
@@ -41,7 +42,7 @@ struct backend {
   template <class... S> void run(map_acc_form<S...> f) { elementwise_pass(f.n, f.sinks); }
   template <class... S> void run(redomap_form<S...> f) { elementwise_pass(f.n, f.sinks); }
   template <class... S> void run(histomap_form<S...> f) { elementwise_pass(f.n, f.sinks); }
-  template <class Op, class T, class F, class... S> void run(maposcanomap_form<Op, T, F, S...> f) {
+  template <bool Sg, class Op, class T, class F, class... S> void run(maposcanomap_form<Sg, Op, T, F, S...> f) {
     run_maposcanomap(f);
   }
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {

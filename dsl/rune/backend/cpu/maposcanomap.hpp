@@ -101,7 +101,7 @@ template <class... St> struct alignas(64) thread_states {
   row<St...> states;
 };
 
-template <class Op, class T, class F, class... S> void run_maposcanomap(maposcanomap_form<Op, T, F, S...>& form) {
+template <bool Sg, class Op, class T, class F, class... S> void run_maposcanomap(maposcanomap_form<Sg, Op, T, F, S...>& form) {
   const int planned = planned_threads(form.n);
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     auto teams = make_row(sink_team<S>(get<K>(form.sinks), planned, form.n)...);

@@ -20,6 +20,7 @@
 #include "../../array.hpp"
 #include "../../detail/host_memory.hpp"
 #include "../../plan/forms.hpp"
+#include "executor.cuh"
 #include "device_sinks.cuh"
 #include "hist_body.cuh"
 #include "redomap_body.cuh"
@@ -66,6 +67,18 @@ class backend {
   static constexpr location where = location::device;
 
   explicit backend(cudaStream_t stream = 0) : stream_(stream) {}
+  explicit backend(const settings& s) : stream_(s.stream), hist_layout_(s.hist_layout), hist_report_(s.hist_report) {}
+  backend(const backend&) = delete;
+  backend& operator=(const backend&) = delete;
+  // The force's work is enqueued: arrays of other streams it read are marked as used on this
+  // one, so that their memory is not freed before this work is done (Note [Memory used on
+  // other streams]).
+  ~backend() {
+    try {
+      for (const auto& owner : other_streams_) kernels::record_use(owner, stream_);
+    } catch (...) {  // an error of an earlier launch: the force reports it, or has already
+    }
+  }
 
   // Rounded up to 16 bytes: a 1- or 2-byte histogram bin is updated through the aligned
   // 32-bit word holding it, which may extend past the last element.
@@ -77,7 +90,11 @@ class backend {
   }
   // The array on the device: itself, or a copy of a host array (a transfer, not a pass).
   template <class T> array<T> resident(const array<T>& a) {
-    if (a.where() == location::device) return a;
+    if (a.where() == location::device) {
+      const auto& owner = array_access<T>::owner(a);
+      if (kernels::allocation_stream(owner, stream_) != stream_) other_streams_.push_back(owner);
+      return a;
+    }
     array<T> d = allocate<T>(a.size(), alloc_kind::transfer);
     RUNE_CUDA_CHECK(cudaMemcpyAsync(array_access<T>::data(d), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T),
                                     cudaMemcpyHostToDevice, stream_));
@@ -109,13 +126,15 @@ class backend {
   // memory, M and S per histogram (plain atomics on the bins when it picks M = 1, S = 1 in
   // global memory); the form's other sinks are written on the first pass.
   template <class... S> void run(histomap_form<S...> f) {
-    kernels::histogram(f.n, hist_body<no_context, S...>{no_context{}, to_device(f.sinks)}, stream_);
+    const kernels::hist_launch_plan ran =
+        kernels::histogram(f.n, hist_body<no_context, S...>{no_context{}, to_device(f.sinks)}, stream_, hist_layout_);
+    if (hist_report_) *hist_report_ = ran;
     finish_points();
   }
   template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, f.sinks); }
   // Every maposcanomap in one pass: the decoupled look-back kernel applies g to each scanned
   // value, and folds g's reductions in the same launch.
-  template <class Op, class T, class F, class... S> void run(maposcanomap_form<Op, T, F, S...> f) {
+  template <bool Sg, class Op, class T, class F, class... S> void run(maposcanomap_form<Sg, Op, T, F, S...> f) {
     auto sinks = to_device(f.sinks);
     constexpr bool reduces = (is_reduction<S> || ...);
     const scan_f<T, F> f_dev{f.f};
@@ -123,12 +142,12 @@ class backend {
     if constexpr (reduces) {
       constexpr bool commutative = (reduction_commutes<S> && ...);
       store_reductions(f.sinks, reduce_to_host(neutral_acc(sinks), [&](const auto& ne, auto* out) {
-                         kernels::scan_reduce_single_pass<commutative>(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev,
+                         kernels::scan_reduce_single_pass<Sg, commutative>(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev,
                                                                        ne, redomap_op<device_sink<S>...>{sinks}, out,
                                                                        stream_);
                        }));
     } else {
-      kernels::scan_single_pass(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
+      kernels::scan_single_pass<Sg>(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
       finish_points();
     }
   }
@@ -172,7 +191,7 @@ class backend {
     auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
     const kernels::host_cell count(sizeof(C), stream_);
     T* out = static_cast<T*>(whole.get());
-    kernels::scan_single_pass(f.n, 0, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
+    kernels::scan_single_pass<false>(f.n, 0, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
                               filter_g<T, C, P, E>{f.p, f.e, out, count.device_pointer<C>(), f.n}, stream_);
     synchronize();
     C kept_count = 0;
@@ -241,7 +260,10 @@ class backend {
     kernels::host_cell cell;
   };
   cudaStream_t stream_;
+  kernels::hist_override hist_layout_{};            // the model's unless the options force one
+  kernels::hist_launch_plan* hist_report_ = nullptr;  // where the options want the plan that ran
   std::vector<copy_back> copy_backs_;
   std::vector<std::shared_ptr<void>> keep_;
+  std::vector<std::shared_ptr<void>> other_streams_;  // device arrays made on other streams
 };
 }  // namespace rune::detail::cuda

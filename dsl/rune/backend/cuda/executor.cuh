@@ -1,9 +1,12 @@
 #pragma once
 // rune::cuda_executor{stream}: an option of force()/explain() that runs on the cuda backend
-// and enqueues on `stream`. force() does not synchronize unless it must read something back
+// and enqueues on `stream`; and the other options the cuda backend reads. force() does not synchronize unless it must read something back
 // (a scalar, a filter's length). Arrays it makes are freed in order on that stream, so keep
 // the stream alive while they live.
 #include <cuda_runtime.h>
+
+#include <rune/kernels/dispatch/hist_launch_plan.hpp>
+#include <rune/kernels/dispatch/histogram_plan.hpp>
 
 #include "../../options.hpp"
 
@@ -12,7 +15,34 @@ struct cuda_executor {
   cudaStream_t stream = 0;
 };
 
+// For tests and experiments: where to put the launch plan (kernels/dispatch/hist_launch_plan.hpp)
+// of the force's histogram pass, the last one's where a force runs several. A
+// kernels::hist_override among the options forces the layout of every histogram of the force.
+struct hist_plan_report {
+  kernels::hist_launch_plan* to = nullptr;
+};
+
 namespace detail {
 template <> inline constexpr bool is_option<cuda_executor> = true;
+template <> inline constexpr bool is_option<hist_plan_report> = true;
+template <> inline constexpr bool is_option<kernels::hist_override> = true;
+
+namespace cuda {
+// What the options of a force ask of the cuda backend.
+struct settings {
+  cudaStream_t stream = 0;
+  kernels::hist_override hist_layout{};
+  kernels::hist_launch_plan* hist_report = nullptr;
+};
+inline void take_option(settings& s, const cuda_executor& e) { s.stream = e.stream; }
+inline void take_option(settings& s, const hist_plan_report& r) { s.hist_report = r.to; }
+inline void take_option(settings& s, const kernels::hist_override& o) { s.hist_layout = o; }
+template <class A> void take_option(settings&, const A&) {}
+template <class... Args> settings settings_of(const Args&... args) {
+  settings s;
+  (take_option(s, args), ...);
+  return s;
+}
+}  // namespace cuda
 }  // namespace detail
 }  // namespace rune

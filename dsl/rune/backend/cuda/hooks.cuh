@@ -24,8 +24,13 @@ inline bool is_default_backend() {
 }
 
 inline bool install_hooks() {
-  copy_device_to_host = [](void* dst, const void* src, std::size_t bytes) {
-    RUNE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  // On the stream that made the memory, so that an array made on a non-blocking stream is
+  // read after its force, not before; a view of the user's memory is read on the legacy
+  // default stream (the user orders their own work).
+  copy_device_to_host = [](void* dst, const void* src, std::size_t bytes, const std::shared_ptr<void>& owner) {
+    const cudaStream_t stream = kernels::allocation_stream(owner, cudaStreamLegacy);
+    RUNE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(stream));
   };
   default_array_location = [] { return is_default_backend() ? location::device : location::host; };
   upload_to_device = [](const void* src, std::size_t bytes) {

@@ -1,0 +1,189 @@
+#pragma once
+// The launch plan of a histogram: a value saying what runs (nothing, plain atomics on the
+// bins, the pass kernel, or the partitioned kernels), each histogram's decision
+// (histogram_plan.hpp), and for the pass kernel its variant, shared-memory layout, grid and
+// number of passes. It is computed on the host from the decisions, the shapes of the bins and
+// the device's and policy's limits; dispatch/histogram.cuh launches it and returns it as the
+// report of what ran (explain's histograms, the tests and the benchmark read it). Host code
+// only, so that the CPU suite tests it (tests/kernels/hist_launch_plan.cpp).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <rune/config.hpp>
+
+#include "../agent/hist_layout.cuh"
+#include "histogram_plan.hpp"
+
+namespace rune::kernels {
+
+namespace detail_hist {
+constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
+
+// n elements of `bytes` each rounded up to whole 32-bit words (n itself from 4 bytes up).
+constexpr index_t words_of_bytes(index_t n, std::int64_t bytes) {
+  const index_t per_word = bytes < 4 ? index_t(4 / bytes) : 1;
+  return (n + per_word - 1) / per_word * per_word;
+}
+template <class T> constexpr index_t words_of(index_t n) { return words_of_bytes(n, sizeof(T)); }
+}  // namespace detail_hist
+
+// What the layout needs of one histogram beyond its request: the size of a bin, and whether
+// each bin has a lock beside it (the XCG class).
+struct hist_shape {
+  std::int64_t value_bytes = 4;
+  bool locked = false;
+};
+
+// The device's and the pass kernel's limits.
+struct hist_limits {
+  int shared_per_block_optin = 0;
+  int sm_count = 0;
+  int block_threads = 0;
+  int blocks_per_sm = 0;  // the policy's cap on resident pass blocks
+  index_t tile = 0;       // elements a block takes per step
+  int batched_min_bins_per_thread = 0;
+  bool body_has_cas = false;     // the body has a CAS histogram: the per-warp kernel exists
+  bool body_batches_cas = false;  // the body may batch its CAS updates (hist_batches_cas)
+};
+
+struct hist_launch_plan {
+  bool plain = false;        // plain atomics on the bins, one pass (histogram_plain)
+  bool partitioned = false;  // the one histogram by partitions (histogram_partitioned.cuh)
+  int passes = 0;            // traversals of the input (partitioned: 1, its scatter)
+  int grid = 0;
+  std::size_t shared_bytes = 0;
+  std::vector<hist_decision> histograms;
+  std::vector<double> race_factors;  // what the plan assumed (1 unless the inspector ran)
+  double inspect_ms = 0;             // host time of the inspector, its synchronization included
+  hist_pass_kind kernel = hist_pass_kind::direct;
+  bool batched_cas = false;          // kernel == batched_cas (cas_batch.cuh)
+  std::vector<hist_layout> layouts;  // the pass kernel's, per histogram; lo and len set per pass
+};
+
+// Whether a shared CAS pass of 4-byte values batches a tile's updates (Note [Batched
+// compare-and-swap]): where threads share a copy (M < B) whose bins are many beside them, at
+// least batched_min_bins_per_thread for each thread on the copy.
+constexpr bool batches_cas_layout(const hist_decision& d, int block_threads, int min_bins_per_thread) {
+  return d.active && d.shared && !d.per_warp && d.M < block_threads &&
+         d.H_chk * d.M >= std::int64_t{min_bins_per_thread} * block_threads;
+}
+
+// Shared regions: each histogram's bins, then its locks (XCG), every region 16-byte aligned.
+// Returns the bytes they take.
+//
+// Note [Odd strides between shared copies]
+// Lanes of a warp use different copies (thread t takes copy t % M). With an even stride the
+// same bin of consecutive copies sits in one bank, so lanes hitting one bin, the case of
+// few distinct bins (RF 63, low-entropy data), conflict 32 ways on it; an odd stride puts
+// that bin of 32 consecutive copies in 32 banks. Dropped when the padding does not fit.
+inline std::size_t lay_out_shared(const std::vector<hist_decision>& plan, const std::vector<hist_shape>& shapes,
+                                  bool odd_strides, std::vector<hist_layout>& layouts) {
+  std::size_t bytes = 0;
+  layouts.assign(plan.size(), hist_layout{});
+  for (std::size_t h = 0; h < plan.size(); ++h) {
+    const hist_decision& d = plan[h];
+    hist_layout& L = layouts[h];
+    L.M = static_cast<int>(d.M);
+    L.shared = d.active && d.shared;
+    L.per_warp = L.shared && d.per_warp;
+    L.stride = L.shared && odd_strides && d.M > 1 && d.H_chk % 2 == 0 ? d.H_chk + 1 : d.H_chk;
+    // A copy per warp starts on a 32-bit word of its own: 1- and 2-byte bins update through
+    // their word, and a word shared with the next warp's copy would let one warp's CAS on it
+    // race that warp's plain stores (Note [One copy per warp for CAS]).
+    if (L.per_warp) L.stride = detail_hist::words_of_bytes(d.H_chk, shapes[h].value_bytes);
+    if (!L.shared) continue;
+    const std::size_t count = static_cast<std::size_t>(d.M) * static_cast<std::size_t>(L.stride);
+    L.shared_bins = static_cast<unsigned>(bytes);
+    bytes += detail_hist::align16(count * static_cast<std::size_t>(shapes[h].value_bytes));
+    if (shapes[h].locked) {
+      L.shared_locks = static_cast<unsigned>(bytes);
+      bytes += detail_hist::align16(count * sizeof(int));
+    }
+  }
+  return bytes;
+}
+
+// Whether the decisions are plain atomics on the bins: every histogram in global memory with
+// M = 1 and S = 1.
+inline bool plain_atomics(const std::vector<hist_decision>& plan) {
+  bool plain = true;
+  for (const auto& d : plan) plain = plain && (!d.active || (!d.shared && d.M == 1 && d.S == 1));
+  return plain;
+}
+
+// The pass kernel's variant: CAS histograms with a copy per warp, and shared CAS copies that
+// threads share, run kernels of their own (hist_agent.cuh).
+inline hist_pass_kind pass_kernel_for(const std::vector<hist_decision>& plan, const hist_limits& lim) {
+  bool per_warp = false;
+  for (const auto& d : plan) per_warp = per_warp || (d.active && d.shared && d.per_warp);
+  if (lim.body_has_cas && per_warp) return hist_pass_kind::per_warp;
+  if (lim.body_batches_cas && batches_cas_layout(plan[0], lim.block_threads, lim.batched_min_bins_per_thread))
+    return hist_pass_kind::batched_cas;
+  return hist_pass_kind::direct;
+}
+
+// The plan of a pass-kernel run (or of plain atomics) over n elements. blocks_per_sm(kind,
+// shared_bytes) is the occupancy of that kernel at that shared size (the device's answer; a
+// test passes its own).
+template <class BlocksPerSm>
+hist_launch_plan plan_hist_launch(index_t n, std::vector<hist_decision> decisions, const std::vector<hist_shape>& shapes,
+                                  const hist_limits& lim, BlocksPerSm&& blocks_per_sm) {
+  hist_launch_plan p;
+  p.histograms = std::move(decisions);
+  if (n <= 0) return p;
+  if (plain_atomics(p.histograms)) {
+    p.plain = true;
+    p.passes = 1;
+    return p;
+  }
+  p.shared_bytes = lay_out_shared(p.histograms, shapes, true, p.layouts);
+  const auto optin = static_cast<std::size_t>(lim.shared_per_block_optin);
+  if (p.shared_bytes > optin) p.shared_bytes = lay_out_shared(p.histograms, shapes, false, p.layouts);
+  if (p.shared_bytes > optin)
+    throw std::logic_error("rune::kernels::histogram: sub-histograms of " + std::to_string(p.shared_bytes) +
+                           " bytes exceed the device's " + std::to_string(optin) + " bytes of shared memory per block");
+  p.kernel = pass_kernel_for(p.histograms, lim);
+  p.batched_cas = p.kernel == hist_pass_kind::batched_cas;
+  const int per_sm = std::min(blocks_per_sm(p.kernel, p.shared_bytes), lim.blocks_per_sm);
+  if (per_sm < 1)
+    throw std::logic_error("rune::kernels::histogram: the pass kernel cannot run one block of " +
+                           std::to_string(lim.block_threads) + " threads with " + std::to_string(p.shared_bytes) +
+                           " bytes of shared memory");
+  const index_t grid = std::min<index_t>((n + lim.tile - 1) / lim.tile, index_t(per_sm) * lim.sm_count);
+  p.grid = static_cast<int>(grid);
+  // Global sub-histograms beyond the threads that run would stay at ne (Note [Why M is
+  // capped by the grid]).
+  const index_t threads = grid * lim.block_threads;
+  for (std::size_t h = 0; h < p.histograms.size(); ++h) {
+    hist_decision& d = p.histograms[h];
+    if (!d.active || p.layouts[h].shared) continue;
+    d.M = std::min<std::int64_t>(d.M, threads);
+    p.layouts[h].M = static_cast<int>(d.M);
+  }
+  std::int64_t passes = 1;
+  for (const auto& d : p.histograms) passes = std::max(passes, d.active ? d.S : 1);
+  p.passes = static_cast<int>(passes);
+  return p;
+}
+
+// The plan of a partitioned run of one histogram.
+inline hist_launch_plan partitioned_launch(index_t n, const hist_decision& d) {
+  hist_launch_plan p;
+  p.partitioned = true;
+  p.passes = n > 0 ? 1 : 0;
+  p.histograms = {d};
+  return p;
+}
+
+// Each histogram's chunk of bins in pass `pass` (multi-pass, S > 1); a histogram with fewer
+// passes sits out the later ones.
+inline void set_pass_window(hist_layout& L, const hist_decision& d, index_t nbins, std::int64_t pass) {
+  L.lo = d.active ? std::min<index_t>(pass * d.H_chk, nbins) : 0;
+  L.len = d.active && pass < d.S ? std::min<index_t>(d.H_chk, nbins - L.lo) : 0;
+  set_narrow_window(L);
+}
+}  // namespace rune::kernels

@@ -1,0 +1,34 @@
+#pragma once
+// Which stream per-stream state belongs to.
+//
+// Note [Streams by id]
+// State kept per stream across launches (the scan's tile state, the reductions' scratch and
+// tickets) is keyed by the current device and the stream's unique id (cudaStreamGetId), never
+// by its handle: a stream destroyed and another created at the same address get different ids,
+// so the new stream never inherits the old one's tile words or half-used scratch. The legacy
+// default stream and each thread's per-thread default stream (cudaStreamPerThread, or stream 0
+// in a translation unit compiled with --default-stream per-thread) have ids of their own, so
+// threads on their per-thread streams never share state. The state of a destroyed stream is
+// never touched again (its memory was allocated in that stream's order; the driver reclaims it
+// at exit).
+#include <cuda_runtime.h>
+
+#include <compare>
+
+#include "cuda_error.hpp"
+
+namespace rune::kernels {
+
+struct stream_key {
+  int device = 0;
+  unsigned long long id = 0;
+  friend auto operator<=>(const stream_key&, const stream_key&) = default;
+};
+
+inline stream_key key_of(cudaStream_t stream) {
+  stream_key k;
+  RUNE_CUDA_CHECK(cudaGetDevice(&k.device));
+  RUNE_CUDA_CHECK(cudaStreamGetId(stream, &k.id));
+  return k;
+}
+}  // namespace rune::kernels
