@@ -33,6 +33,7 @@ template <int N, int R> struct plan_printer {
       case node_kind::hist: return "genhist(" + op_str(d.op) + ")";
       case node_kind::scatter: return "scatter";
       case node_kind::filter: return "filter";
+      case node_kind::device_scalar: return "device value";
       default: return "index";
     }
   }

@@ -39,13 +39,13 @@ template <class... Roots> struct roots_forest<std::tuple<Roots...>> {
 template <class... Args> inline constexpr bool gpu_can_hold =
     all_default_constructible<typename roots_forest<decltype(roots_of(std::declval<const Args&>()...))>::type::positions>::value;
 
-template <bool Unfused, class Backend, class... Roots> auto run_forest(Backend& be, const Roots&... roots) {
+template <bool Unfused, bool OnDevice, class Backend, class... Roots> auto run_forest(Backend& be, const Roots&... roots) {
   using fst = forest<Roots...>;
-  executor<fst, plan_holder<fst, Unfused, false>, Backend> typed(be, roots...);
+  executor<fst, plan_holder<fst, Unfused, false>, Backend, OnDevice> typed(be, roots...);
   if constexpr (has_twins<fst>()) {
     if (!typed.identities_agree()) {
       // Same-typed nodes that are different computations: run every position as its own node.
-      executor<fst, plan_holder<fst, Unfused, true>, Backend> positional(be, roots...);
+      executor<fst, plan_holder<fst, Unfused, true>, Backend, OnDevice> positional(be, roots...);
       positional.run();
       return results_of(positional, std::index_sequence_for<Roots...>{});
     }
@@ -59,6 +59,12 @@ template <class... Args> auto force(const Args&... args) {
   if constexpr (detail::check_roots<Args...>()) {
     auto roots = detail::roots_of(args...);
     constexpr bool unfused = detail::wants_unfused<Args...>;
+    constexpr bool on_device = detail::wants_on_device<Args...>;
+    static_assert(!on_device || detail::cuda_build,
+                  "rune::force(..., rune::on_device): scalar results stay in GPU memory, which needs the CUDA backend; "
+                  "compile the program with nvcc");
+    static_assert(!on_device || !detail::wants_cpu<Args...>,
+                  "rune::force: rune::on_device keeps results in GPU memory and rune::on_cpu runs on the CPU; pass one");
     // Under nvcc a pipeline of types without a default constructor runs on the CPU only.
     constexpr bool gpu = detail::cuda_build && !detail::wants_cpu<Args...> && detail::gpu_can_hold<Args...>;
     static_assert(!detail::cuda_build || detail::wants_cpu<Args...> || detail::gpu_can_hold<Args...>,
@@ -67,12 +73,15 @@ template <class... Args> auto force(const Args&... args) {
                   "with rune::on_cpu");
     const detail::backend_kind kind = detail::choose_backend(
         detail::wants_cpu<Args...>, detail::wants_gpu<Args...> || detail::has_executor<Args...>, "rune::force");
+    if (on_device && kind != detail::backend_kind::cuda)
+      throw backend_error("rune::force(..., rune::on_device): results stay in GPU memory, but this force would run on the "
+                          "CPU (no CUDA device is usable, or RUNE_BACKEND=cpu)");
     // The CPU backend under nvcc only where it can be asked for (Note [The CPU backend under nvcc]).
-    constexpr bool cpu = !gpu || detail::cpu_fallback;
+    constexpr bool cpu = (!gpu || detail::cpu_fallback) && !on_device;
     return detail::with_backend<gpu, cpu>(
         kind,
         [&](auto& be) {
-          return std::apply([&](const auto&... r) { return detail::run_forest<unfused>(be, r...); }, roots);
+          return std::apply([&](const auto&... r) { return detail::run_forest<unfused, on_device>(be, r...); }, roots);
         },
         args...);
   } else {

@@ -8,6 +8,7 @@
 #include "array.hpp"
 #include "config.hpp"
 #include "counters.hpp"
+#include "device_value.hpp"
 #include "errors.hpp"
 #include "explain.hpp"
 #include "filter.hpp"

@@ -30,8 +30,9 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t grid = (tiles + tiles_per_block - 1) / tiles_per_block;
   const auto partials = stream_scratch(stream, static_cast<std::size_t>(grid) * sizeof(T));
+  const auto ticket = stream_ticket(stream);
   reduce_kernel<Policy, Commutative><<<static_cast<int>(grid), Policy::block_threads, 0, stream>>>(
-      n, ne, op, f, tiles_per_block, static_cast<T*>(partials.get()), stream_ticket(stream), out);
+      n, ne, op, f, tiles_per_block, static_cast<T*>(partials.get()), ticket.get(), out);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_kernel");
 }
 }  // namespace rune::kernels

@@ -102,8 +102,8 @@ void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusi
   const index_t tiles = scan_tiles<Policy, Segmented, T, Op, F, G, R>(n);
   // The partials, one per tile at most.
   const auto partials = stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A));
+  const auto ticket = stream_ticket(stream);
   launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g,
-                                        R{acc_ne, acc_op, static_cast<A*>(partials.get()), stream_ticket(stream), out}, tiles,
-                                        stream);
+                                        R{acc_ne, acc_op, static_cast<A*>(partials.get()), ticket.get(), out}, tiles, stream);
 }
 }  // namespace rune::kernels

@@ -77,8 +77,14 @@ class host_cell {
   // Back to the cache only once the stream is idle: a cell left by an exception between a
   // launch and its synchronization may still be written, so it is never reused (a leak of
   // one small cell on an error path, rather than a result landing in another call's cell).
+  // Nor is a stream being captured queried: that would end its capture.
   ~host_cell() {
     if (!cell_.host) return;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream_, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+      (void)cudaGetLastError();
+      return;
+    }
     if (cudaStreamQuery(stream_) == cudaSuccess) host_cell_cache::instance().release(cell_, bytes_);
     else (void)cudaGetLastError();  // the query's status is not a later call's error
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 
+#include "capture.hpp"
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
@@ -20,6 +21,7 @@ namespace rune::kernels {
 // that launch is enqueued: another host thread on the same stream may regrow the buffer in
 // between, and the old one is freed in stream order only once no holder is left.
 inline std::shared_ptr<void> stream_scratch(cudaStream_t stream, std::size_t bytes) {
+  if (capturing(stream)) return device_allocate(bytes, stream);  // Note [Forces inside a stream capture]
   struct buffer {
     std::size_t bytes = 0;
     std::shared_ptr<void> memory;

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <utility>
 
+#include "capture.hpp"
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
@@ -45,6 +46,7 @@ class tile_state_pool {
   // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
   // one word of that many bytes, scan_agent.cuh).
   held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
+    if (capturing(stream)) return lease_in_graph(stream, tiles, value_bytes);
     const stream_key key = key_of(stream);
     std::lock_guard<std::mutex> lock(mutex_);
     entry& e = entries_[{key, layout}];
@@ -62,6 +64,18 @@ class tile_state_pool {
     ++e.epoch;
     unsigned* words = static_cast<unsigned*>(e.words.get());
     return {{words, words + 1, e.values.get(), e.epoch}, e.words, e.values};
+  }
+
+  // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
+  // capture]): fresh memory, so any epoch is current; 1, as after a clear.
+  static held_tile_state lease_in_graph(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
+    const std::size_t word_bytes = (tiles + 1) * sizeof(unsigned), values_bytes = tiles * 2 * value_bytes + 16;
+    auto words = device_allocate(word_bytes, stream);
+    auto values = device_allocate(values_bytes, stream);
+    RUNE_CUDA_CHECK(cudaMemsetAsync(words.get(), 0, word_bytes, stream));
+    RUNE_CUDA_CHECK(cudaMemsetAsync(values.get(), 0, values_bytes, stream));
+    unsigned* w = static_cast<unsigned*>(words.get());
+    return {{w, w + 1, values.get(), 1}, words, values};
   }
 
   // Never destroyed, as stream_scratch's buffers: the streams their memory was allocated on

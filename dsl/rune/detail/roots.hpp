@@ -3,6 +3,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "../device_value.hpp"
 #include "../options.hpp"
 #include "expr.hpp"
 
@@ -18,6 +19,7 @@ template <class... Args> auto roots_of(const Args&... args) { return std::tuple_
 template <class... Args> inline constexpr bool wants_unfused = (std::is_same_v<Args, unfused_t> || ...);
 template <class... Args> inline constexpr bool wants_cpu = (std::is_same_v<Args, on_cpu_t> || ...);
 template <class... Args> inline constexpr bool wants_gpu = (std::is_same_v<Args, on_gpu_t> || ...);
+template <class... Args> inline constexpr bool wants_on_device = (std::is_same_v<Args, on_device_t> || ...);
 
 template <class... Args> constexpr bool check_valid_roots() {
   constexpr int nroots = ((is_option<Args> ? 0 : 1) + ... + 0);

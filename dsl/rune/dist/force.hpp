@@ -118,6 +118,9 @@ auto user_results(LZ& lz, const Parts& parts, Forced& forced, std::index_sequenc
 template <class... Args>
   requires(detail::is_dist_expr<Args> || ...)
 auto force(const Args&... args) {
+  static_assert(!detail::wants_on_device<Args...>,
+                "rune::force: rune::on_device is for forces of one process; a distributed force returns its scalars "
+                "on every rank's host");
   if constexpr (detail::check_roots<Args...>() && detail::check_dist_roots<Args...>()) {
     auto roots = detail::roots_of(args...);
     auto options = std::tuple_cat(detail::option_or_nothing(args)...);

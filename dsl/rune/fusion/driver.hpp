@@ -97,7 +97,7 @@ template <int N, int R> constexpr plan_desc<N> make_plan(const forest_desc<N, R>
   for (int p = 0; p < N; ++p) {
     if (pl.canon[p] != p) continue;
     const node_desc& d = f.nodes[p];
-    const bool sink = pl.barrier[p] || (pl.root[p] && d.kind != node_kind::leaf);
+    const bool sink = pl.barrier[p] || (pl.root[p] && d.kind != node_kind::leaf && d.kind != node_kind::device_scalar);
     if (!sink) continue;
     const sink_role role = role_of(d);
     pl.role[p] = role;

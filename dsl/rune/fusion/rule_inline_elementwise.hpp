@@ -8,7 +8,7 @@
 namespace rune::detail {
 
 constexpr bool is_barrier(const node_desc& d, bool unfused) {
-  if (d.kind == node_kind::leaf) return false;
+  if (d.kind == node_kind::leaf || d.kind == node_kind::device_scalar) return false;
   return unfused || !is_elementwise(d.kind);
 }
 }  // namespace rune::detail

@@ -20,7 +20,8 @@ constexpr sink_role role_of(const node_desc& d) {
     case node_kind::hist: return sink_role::hist;
     case node_kind::scatter: return sink_role::scatter;
     case node_kind::index: return sink_role::index;
-    case node_kind::leaf: return sink_role::none;
+    case node_kind::leaf:
+    case node_kind::device_scalar: return sink_role::none;
     default: return sink_role::materialize;  // an elementwise node that must be stored
   }
 }

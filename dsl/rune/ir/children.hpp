@@ -2,6 +2,7 @@
 // Uniform access to a node's children, in the order of its `children` type list.
 #include <tuple>
 
+#include "device_scalar.hpp"
 #include "filter.hpp"
 #include "hist.hpp"
 #include "index.hpp"
@@ -16,6 +17,7 @@
 namespace rune::detail {
 
 template <class T> constexpr std::tuple<> children_of(const leaf_node<T>&) { return {}; }
+template <class T> constexpr std::tuple<> children_of(const device_scalar_node<T>&) { return {}; }
 constexpr std::tuple<> children_of(const iota_node&) { return {}; }
 template <class T> constexpr std::tuple<> children_of(const replicate_node<T>&) { return {}; }
 template <class F, class... Xs> auto children_of(const map_node<F, Xs...>& m) {

@@ -5,7 +5,7 @@
 
 namespace rune::detail {
 
-enum class node_kind { leaf, iota, replicate, map, scan, reduce, hist, scatter, filter, index };
+enum class node_kind { leaf, iota, replicate, map, scan, reduce, hist, scatter, filter, index, device_scalar };
 
 enum class scan_kind { inclusive, exclusive, segmented };
 
@@ -48,12 +48,14 @@ constexpr const char* construct_name(node_kind k) {
     case node_kind::hist: return "rune::genhist";
     case node_kind::scatter: return "rune::scatter";
     case node_kind::filter: return "rune::filter";
+    case node_kind::device_scalar: return "rune::device_value";
     default: return "rune::index";
   }
 }
 
 // Elementwise nodes are inlined into their consumers; the others need a pass of their own.
 constexpr bool is_elementwise(node_kind k) {
-  return k == node_kind::leaf || k == node_kind::iota || k == node_kind::replicate || k == node_kind::map;
+  return k == node_kind::leaf || k == node_kind::iota || k == node_kind::replicate || k == node_kind::map ||
+         k == node_kind::device_scalar;
 }
 }  // namespace rune::detail

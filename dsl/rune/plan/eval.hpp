@@ -110,6 +110,17 @@ template <class T> struct const_eval {
   template <class Ctx> RUNE_HD T operator()(index_t, const Ctx&) const { return x; }
 };
 
+// A lazy scalar in device memory (a rune::device_value, or a scalar this force keeps there):
+// every element reads it where it lives. Only the GPU evaluates it; the CPU gets a const_eval.
+template <class T> struct device_scalar_eval {
+  using value_type = T;
+  using loaded = nothing_loaded;
+  const T* p;
+  RUNE_HD nothing_loaded load(index_t) const { return {}; }
+  template <class Ctx> RUNE_HD T compute(nothing_loaded, index_t, const Ctx&) const { return *p; }
+  template <class Ctx> RUNE_HD T operator()(index_t, const Ctx&) const { return *p; }
+};
+
 // The value the current pass's scan produced for this element.
 template <class T> struct scan_value_eval {
   using value_type = T;

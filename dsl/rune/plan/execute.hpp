@@ -13,6 +13,7 @@
 
 #include "../counters.hpp"
 #include "../errors.hpp"
+#include "../device_value.hpp"
 #include "../fusion/driver.hpp"
 #include "captures.hpp"
 #include "eval.hpp"
@@ -94,7 +95,9 @@ template <int N> struct leaf_paths {
   int path[N][N]{};
 };
 
-template <class Forest, class Plan, class Backend> class executor {
+// OnDevice: the force keeps its scalars in device memory (rune::on_device; the cuda backend
+// only): roots come back as rune::device_value, and passes read earlier scalars there.
+template <class Forest, class Plan, class Backend, bool OnDevice = false> class executor {
   using positions = typename Forest::positions;
   static constexpr auto& F = Forest::desc;
   static constexpr auto& P = Plan::value;
@@ -138,7 +141,12 @@ template <class Forest, class Plan, class Backend> class executor {
     constexpr int p = F.roots[R];
     if constexpr (F.nodes[p].kind == node_kind::leaf)
       return node<p>().a;
-    else if constexpr (F.nodes[p].scalar)
+    else if constexpr (F.nodes[p].kind == node_kind::device_scalar)
+      return device_value_access<value_t<p>>::make(node<p>().owner, node<p>().p);
+    else if constexpr (F.nodes[p].scalar && OnDevice) {
+      const auto bound = be_.template device_result<value_t<p>>(result<p>().ptr());
+      return device_value_access<value_t<p>>::make(bound.owner, bound.p);
+    } else if constexpr (F.nodes[p].scalar)
       return result<p>().get();
     else
       return result<p>();
@@ -153,6 +161,11 @@ template <class Forest, class Plan, class Backend> class executor {
   template <int I> auto& leaf_array() { return std::get<I>(results_); }
   template <int I> void stage_leaf() {
     if constexpr (F.nodes[I].kind == node_kind::leaf) leaf_array<I>() = be_.resident(node<I>().a);
+    // A device value read on the CPU: its value, copied once (a transfer).
+    if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::host) {
+      if (!copy_device_to_host) throw backend_error("rune::device_value: the value lives on a GPU but this program has no CUDA backend");
+      copy_device_to_host(std::get<I>(results_).ptr(), node<I>().p, sizeof(value_t<I>), node<I>().owner);
+    }
   }
   template <int I, int K> static constexpr int child = F.kids[F.nodes[I].first_child + K];
 
@@ -201,6 +214,8 @@ template <class Forest, class Plan, class Backend> class executor {
       constexpr int c = P.canon[I];
       if constexpr (P.groups[G].f == form::maposcanomap && P.groups[G].scan == c)
         return scan_value_eval<value_t<I>>{};
+      else if constexpr (F.nodes[I].scalar && OnDevice)
+        return device_scalar_eval<value_t<I>>{be_.template device_result<value_t<I>>(result<I>().ptr()).p};
       else if constexpr (F.nodes[I].scalar)
         return const_eval<value_t<I>>{result<I>().get()};
       else
@@ -217,6 +232,10 @@ template <class Forest, class Plan, class Backend> class executor {
       else return read_eval<value_t<I>>{leaf_array<I>().data()};
     } else if constexpr (k == node_kind::iota) return iota_eval{};
     else if constexpr (k == node_kind::replicate) return const_eval<value_t<I>>{node<I>().x};
+    else if constexpr (k == node_kind::device_scalar) {
+      if constexpr (Backend::where == location::device) return device_scalar_eval<value_t<I>>{node<I>().p};
+      else return const_eval<value_t<I>>{std::get<I>(results_).get()};
+    }
     else {
       static_assert(k == node_kind::map, "rune internal: only elementwise nodes are evaluated inline");
       return [&]<std::size_t... K>(std::index_sequence<K...>) {
@@ -372,7 +391,8 @@ template <class Forest, class Plan, class Backend> class executor {
 
   template <int G, int I> void run_point() {
     auto s = make_sink<G, I>();
-    *s.result = be_.read_point(s.e, s.at);
+    if constexpr (OnDevice) be_.point_to_device(s.e, s.at, s.result);
+    else *s.result = be_.read_point(s.e, s.at);
   }
 
   template <int G> void run_scan_group() {

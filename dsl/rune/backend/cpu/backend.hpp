@@ -15,6 +15,7 @@ namespace rune::detail::cpu {
 
 struct backend {
   static constexpr const char* name = "cpu";
+  static constexpr location where = location::host;
 
   template <class T> array<T> allocate(index_t n, alloc_kind kind) {
     return array_access<T>::make(host_allocate<T>(n, kind), n, location::host);

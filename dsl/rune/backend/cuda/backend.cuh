@@ -7,12 +7,14 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include <rune/kernels/dispatch/for_each_index.cuh>
 #include <rune/kernels/dispatch/histogram.cuh>
 #include <rune/kernels/dispatch/reduce_indexed.cuh>
 #include <rune/kernels/dispatch/scan_single_pass.cuh>
+#include <rune/kernels/runtime/capture.hpp>
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/kernels/runtime/host_cells.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
@@ -67,7 +69,8 @@ class backend {
   static constexpr location where = location::device;
 
   explicit backend(cudaStream_t stream = 0) : stream_(stream) {}
-  explicit backend(const settings& s) : stream_(s.stream), hist_layout_(s.hist_layout), hist_report_(s.hist_report) {}
+  explicit backend(const settings& s)
+      : stream_(s.stream), hist_layout_(s.hist_layout), hist_report_(s.hist_report), device_results_(s.device_results) {}
   backend(const backend&) = delete;
   backend& operator=(const backend&) = delete;
   // The force's work is enqueued: arrays of other streams it read are marked as used on this
@@ -75,7 +78,8 @@ class backend {
   // other streams]).
   ~backend() {
     try {
-      for (const auto& owner : other_streams_) kernels::record_use(owner, stream_);
+      if (!other_streams_.empty() && !kernels::capturing(stream_))
+        for (const auto& owner : other_streams_) kernels::record_use(owner, stream_);
     } catch (...) {  // an error of an earlier launch: the force reports it, or has already
     }
   }
@@ -111,8 +115,26 @@ class backend {
   template <class E, class T> void materialize(const E& e, T* out, index_t n) {
     kernels::for_each_index(n, store_values<T, E>{out, e}, stream_);
   }
+  // Where the scalar whose host slot is `slot` lives in device memory (rune::on_device).
+  template <class T> struct bound_value {
+    std::shared_ptr<void> owner;
+    const T* p;
+  };
+  template <class T> bound_value<T> device_result(const T* slot) const {
+    for (const auto& b : device_bindings_)
+      if (b.slot == slot) return {b.owner, static_cast<const T*>(b.p)};
+    throw std::logic_error("rune internal: a scalar of this force was kept on the device but has no device value");
+  }
+  // Element `at` of e into new device memory, for the scalar whose host slot is `slot`.
+  template <class E, class T> void point_to_device(const E& e, index_t at, T* slot) {
+    auto mem = kernels::device_allocate(sizeof(T), stream_);
+    kernels::for_each_index(1, store_point<T, E>{static_cast<T*>(mem.get()), e, at}, stream_);
+    device_bindings_.push_back({slot, mem, mem.get()});
+  }
+
   template <class E> auto read_point(const E& e, index_t at) {
     using T = typename E::value_type;
+    refuse_in_capture();
     const kernels::host_cell cell(sizeof(T), stream_);
     kernels::for_each_index(1, store_point<T, E>{cell.device_pointer<T>(), e, at}, stream_);
     synchronize();
@@ -141,11 +163,11 @@ class backend {
     const scan_g<T, reduces, device_sink<S>...> g_dev{sinks};
     if constexpr (reduces) {
       constexpr bool commutative = (reduction_commutes<S> && ...);
-      store_reductions(f.sinks, reduce_to_host(neutral_acc(sinks), [&](const auto& ne, auto* out) {
+      finish_reduction(f.sinks, neutral_acc(sinks), [&](const auto& ne, auto* out) {
                          kernels::scan_reduce_single_pass<Sg, commutative>(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev,
                                                                        ne, redomap_op<device_sink<S>...>{sinks}, out,
                                                                        stream_);
-                       }));
+                       });
     } else {
       kernels::scan_single_pass<Sg>(f.n, f.seg, f.phase, f.exclusive, f.ne, f.op, f_dev, g_dev, stream_);
       finish_points();
@@ -165,7 +187,20 @@ class backend {
     return run_filter<unsigned long long>(f, kind);
   }
 
-  void synchronize() { RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  // The host waits for the stream: to read a scalar, a point or a filter's length back.
+  void synchronize() {
+    refuse_in_capture();
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  // A result the host will wait for cannot come from a stream being captured into a CUDA
+  // graph (Note [Forces inside a stream capture]). Checked before its host cell is taken or
+  // anything is enqueued, so that the capture stays whole.
+  void refuse_in_capture() const {
+    if (kernels::capturing(stream_))
+      throw usage_error("rune::force: this force reads a result back to the host (a scalar, or a filter's length), "
+                        "which needs a synchronization that a stream being captured into a CUDA graph cannot do; "
+                        "force scalars with rune::on_device, and filter outside the capture");
+  }
 
  private:
   // One pass applying `sinks` to [0, n): the ordered single-pass reduction when a sink
@@ -175,11 +210,11 @@ class backend {
     constexpr bool reduces = (is_reduction<S> || ...);
     if constexpr (reduces) {
       constexpr bool commutative = (reduction_commutes<S> && ...);
-      store_reductions(host_sinks, reduce_to_host(neutral_acc(sinks), [&](const auto& ne, auto* out) {
+      finish_reduction(host_sinks, neutral_acc(sinks), [&](const auto& ne, auto* out) {
                          kernels::reduce_indexed<commutative>(n, ne, redomap_op<device_sink<S>...>{sinks},
                                                               redomap_body<no_context, device_sink<S>...>{no_context{}, sinks},
                                                               out, stream_);
-                       }));
+                       });
     } else {
       kernels::for_each_index(n, apply_all<no_context, device_sink<S>...>{no_context{}, sinks}, stream_);
       finish_points();
@@ -188,6 +223,7 @@ class backend {
 
   template <class C, class T, class P, class E> array<T> run_filter(const filter_form<T, P, E>& f, alloc_kind kind) {
     if (f.n <= 0) return allocate<T>(0, kind);
+    refuse_in_capture();
     auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
     const kernels::host_cell count(sizeof(C), stream_);
     T* out = static_cast<T*>(whole.get());
@@ -215,6 +251,14 @@ class backend {
   }
   template <class S> device_sink<S> prepare(const S& s) { return {s}; }
   template <class T, class E> device_sink<point_sink<T, E>> prepare(const point_sink<T, E>& s) {
+    if (device_results_) {  // the point stays in device memory (rune::on_device)
+      auto mem = kernels::device_allocate(sizeof(T), stream_);
+      point_sink<T, E> d = s;
+      d.result = static_cast<T*>(mem.get());
+      device_bindings_.push_back({s.result, mem, mem.get()});
+      return {d};
+    }
+    refuse_in_capture();
     kernels::host_cell cell(sizeof(T), stream_);
     point_sink<T, E> d = s;
     d.result = cell.device_pointer<T>();
@@ -226,6 +270,7 @@ class backend {
   // stream synchronizes once for the total and the pass's points. The total starts as a copy
   // of ne: the accumulator need not be default-constructible.
   template <class A, class Launch> A reduce_to_host(const A& ne, const Launch& launch) {
+    refuse_in_capture();
     const kernels::host_cell cell(sizeof(A), stream_);
     launch(ne, cell.device_pointer<A>());
     synchronize();
@@ -233,6 +278,23 @@ class backend {
     A total = ne;
     cell.read(total);
     return total;
+  }
+
+  // Hands the reductions' totals back: to the host after one synchronization, or, where the
+  // force keeps its scalars on the device (rune::on_device), left where the launch wrote them,
+  // with no synchronization: each reduce sink's value is then its part of the accumulator.
+  template <class... S, class A, class Launch> void finish_reduction(row<S...>& host_sinks, const A& ne, const Launch& launch) {
+    if (!device_results_) return store_reductions(host_sinks, reduce_to_host(ne, launch));
+    auto mem = kernels::device_allocate(sizeof(A), stream_);
+    launch(ne, static_cast<A*>(mem.get()));
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (bind_reduction(get<K>(host_sinks), get<K>(ne), ne, mem), ...); }(
+        std::index_sequence_for<S...>{});
+  }
+  template <class S, class V, class A> void bind_reduction(const S& s, const V& part, const A& whole, const std::shared_ptr<void>& mem) {
+    if constexpr (!std::is_same_v<V, no_acc>) {
+      const auto offset = reinterpret_cast<const char*>(&part) - reinterpret_cast<const char*>(&whole);
+      device_bindings_.push_back({s.result, mem, static_cast<const char*>(mem.get()) + offset});
+    }
   }
 
   template <class S, class A> static void store_reduction(const S& s, const A& value) {
@@ -265,5 +327,13 @@ class backend {
   std::vector<copy_back> copy_backs_;
   std::vector<std::shared_ptr<void>> keep_;
   std::vector<std::shared_ptr<void>> other_streams_;  // device arrays made on other streams
+  bool device_results_ = false;                        // rune::on_device
+  // Scalars kept in device memory: the executor's host slot of each, and where it lives.
+  struct device_binding {
+    const void* slot;
+    std::shared_ptr<void> owner;
+    const void* p;
+  };
+  std::vector<device_binding> device_bindings_;
 };
 }  // namespace rune::detail::cuda

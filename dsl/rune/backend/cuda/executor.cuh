@@ -8,6 +8,7 @@
 #include <rune/kernels/dispatch/hist_launch_plan.hpp>
 #include <rune/kernels/dispatch/histogram_plan.hpp>
 
+#include "../../device_value.hpp"
 #include "../../options.hpp"
 
 namespace rune {
@@ -33,10 +34,12 @@ struct settings {
   cudaStream_t stream = 0;
   kernels::hist_override hist_layout{};
   kernels::hist_launch_plan* hist_report = nullptr;
+  bool device_results = false;  // rune::on_device: scalars stay in device memory
 };
 inline void take_option(settings& s, const cuda_executor& e) { s.stream = e.stream; }
 inline void take_option(settings& s, const hist_plan_report& r) { s.hist_report = r.to; }
 inline void take_option(settings& s, const kernels::hist_override& o) { s.hist_layout = o; }
+inline void take_option(settings& s, const on_device_t&) { s.device_results = true; }
 template <class A> void take_option(settings&, const A&) {}
 template <class... Args> settings settings_of(const Args&... args) {
   settings s;

@@ -1,0 +1,155 @@
+// rune::on_device and rune::device_value (device_value.hpp): scalar results that stay in GPU
+// memory, read later, or read by a later force on the GPU, with no host synchronization in
+// between. "No synchronization" is checked directly: a kernel that spins for a while runs
+// first on the stream, and the forces must return while it still runs. Each pipeline is forced
+// once before that: CUDA loads a kernel at its first launch (lazy loading, CUDA 12's default),
+// and loading may wait for the device, whatever the program asked.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <numeric>
+#include <tuple>
+#include <vector>
+
+#include <rune/rune.hpp>
+
+#include "support/random.hpp"
+
+namespace {
+using rune::index_t;
+
+__global__ void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+struct owned_stream {
+  cudaStream_t s = nullptr;
+  owned_stream() { RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  ~owned_stream() {
+    (void)cudaStreamSynchronize(s);
+    (void)cudaStreamDestroy(s);
+  }
+};
+
+// Keeps the stream busy for about 50 ms (10^8 cycles at the H100's 1.98 GHz: enough to tell a
+// wait from none).
+void keep_busy(cudaStream_t s) {
+  spin_kernel<<<1, 1, 0, s>>>(100000000LL);
+  RUNE_CUDA_CHECK(cudaGetLastError());
+}
+bool still_busy(cudaStream_t s) {
+  const cudaError_t e = cudaStreamQuery(s);
+  if (e == cudaErrorNotReady) return true;
+  RUNE_CUDA_CHECK(e);
+  return false;
+}
+
+struct shift_by {
+  RUNE_FN int operator()(int x, int t) const { return x - t; }
+};
+struct square {
+  RUNE_FN long long operator()(int x) const { return static_cast<long long>(x) * x; }
+};
+}  // namespace
+
+TEST_CASE("on_device: a reduce returns a device_value with no synchronization; get() waits for it") {
+  const owned_stream s;
+  const auto in = rune_test::random_vector<int>((index_t{1} << 20) + 3, -50, 50, 1);
+  const auto xs = rune::to_array(in);
+  (void)rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s.s}, rune::on_device).get();  // kernels loaded
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  keep_busy(s.s);
+  const rune::device_value<int> total = rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s.s}, rune::on_device);
+  CHECK(still_busy(s.s));
+  CHECK(total.get() == std::accumulate(in.begin(), in.end(), 0));
+  CHECK_FALSE(still_busy(s.s));
+}
+
+TEST_CASE("on_device: a device_value as a lazy scalar of a later force, the whole chain enqueued at once") {
+  const owned_stream s;
+  const auto in = rune_test::random_vector<int>(100003, -50, 50, 2);
+  const auto xs = rune::to_array(in);
+  const int sum = std::accumulate(in.begin(), in.end(), 0);
+  const rune::cuda_executor on{s.s};
+  const auto chain = [&] {
+    const auto total = rune::force(rune::reduce(rune::plus{}, 0, xs), on, rune::on_device);
+    const auto centered = rune::force(rune::map(shift_by{}, xs, total), on);
+    const auto spread = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(square{}, centered)), on, rune::on_device);
+    return std::make_tuple(total, centered, spread);
+  };
+  (void)std::get<2>(chain()).get();  // kernels loaded
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  keep_busy(s.s);
+  const auto [total, centered, spread] = chain();
+  CHECK(still_busy(s.s));
+  std::vector<int> want(in.size());
+  long long want_spread = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    want[i] = in[i] - sum;
+    want_spread += static_cast<long long>(want[i]) * want[i];
+  }
+  CHECK(centered.to_vector() == want);
+  CHECK(spread.get() == want_spread);
+  // Read through view() in a lambda, and on the CPU backend (a copy to the host).
+  const auto v = total.view();
+  CHECK(rune::force(rune::map([v] RUNE_FN (int x) { return x - v[0]; }, xs), on).to_vector() == want);
+  CHECK(rune::force(rune::map(shift_by{}, rune::to_host(xs), total), rune::on_cpu).to_vector() == want);
+}
+
+TEST_CASE("on_device: several roots, a scalar used inside the same force, last of a scan, a scan that reduces") {
+  const owned_stream s;
+  const rune::cuda_executor on{s.s};
+  for (index_t n : {index_t{1}, index_t{1000}, index_t{1} << 20}) {
+    CAPTURE(n);
+    const auto in = rune_test::random_vector<int>(n, -50, 50, 3);
+    const auto xs = rune::to_array(in);
+    const int sum = std::accumulate(in.begin(), in.end(), 0);
+    const int most = *std::max_element(in.begin(), in.end());
+    const auto scanned = rune::scan(rune::plus{}, 0, xs);
+    const auto several = [&] {
+      return rune::force(rune::reduce(rune::plus{}, 0, xs), rune::reduce(rune::max{}, INT32_MIN, xs), rune::index(xs, n / 3),
+                         rune::map(shift_by{}, xs, rune::reduce(rune::plus{}, 0, xs)), on, rune::on_device);
+    };
+    const auto of_scan = [&] {
+      return rune::force(rune::last(scanned), rune::reduce(rune::plus{}, 0LL, rune::map(square{}, scanned)), on,
+                         rune::on_device);
+    };
+    (void)std::get<0>(several()).get();  // kernels loaded
+    (void)std::get<0>(of_scan()).get();
+    RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+    keep_busy(s.s);
+    const auto [total, top, third, shifted] = several();
+    const auto [last, scan_total] = of_scan();
+    CHECK(still_busy(s.s));
+    CHECK(total.get() == sum);
+    CHECK(top.get() == most);
+    CHECK(third.get() == in[static_cast<std::size_t>(n / 3)]);
+    std::vector<int> want_shifted(in.size());
+    long long want_scan_total = 0;
+    int running = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      want_shifted[i] = in[i] - sum;
+      running += in[i];
+      want_scan_total += static_cast<long long>(running) * running;
+    }
+    CHECK(shifted.to_vector() == want_shifted);
+    CHECK(last.get() == running);
+    CHECK(scan_total.get() == want_scan_total);
+  }
+}
+
+TEST_CASE("on_device: errors in the user's words") {
+  CHECK_THROWS_AS(rune::device_value<int>().get(), rune::usage_error);
+  CHECK_THROWS_AS((void)rune::map(shift_by{}, rune::to_array(std::vector<int>{1, 2}), rune::device_value<int>()),
+                  rune::usage_error);
+  ::setenv("RUNE_BACKEND", "cpu", 1);
+  CHECK_THROWS_AS(rune::force(rune::reduce(rune::plus{}, 0, rune::to_array(std::vector<int>{1, 2})), rune::on_device),
+                  rune::backend_error);
+  ::unsetenv("RUNE_BACKEND");
+}

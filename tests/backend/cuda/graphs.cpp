@@ -1,0 +1,110 @@
+// Forces captured into a CUDA graph and the graph launched many times (Note [Forces inside a
+// stream capture]): a map into a scan, a histogram, a reduce kept on the device and a
+// segmented scan, captured once in each capture mode; before each launch the input changes
+// (a copy into it on the stream), and every launch's results must be that input's.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <numeric>
+#include <vector>
+
+#include <rune/rune.hpp>
+
+#include "support/stream_pipeline.hpp"
+
+namespace {
+using rune::index_t;
+using rune_test::affine_3x1;
+using rune_test::low_byte;
+using rune_test::pipeline_segment;
+using rune_test::widen;
+
+struct captured_results {
+  rune::array<int> scanned, counts, segmented;
+  rune::device_value<long long> total;
+};
+
+// The pipeline's forces on stream s (nothing here waits for the host).
+captured_results enqueue(const rune::array<int>& xs, cudaStream_t s) {
+  const rune::cuda_executor on{s};
+  const auto ys = rune::map(affine_3x1{}, xs);
+  captured_results r;
+  r.scanned = rune::force(rune::scan(rune::plus{}, 0, ys), on);
+  r.counts = rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, ys), rune::replicate(xs.size(), 1)), on);
+  r.total = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(widen{}, ys)), on, rune::on_device);
+  r.segmented = rune::force(rune::segmented_scan(rune::plus{}, 0, pipeline_segment, ys), on);
+  return r;
+}
+
+bool matches(const captured_results& got, const rune_test::pipeline_results& want) {
+  return got.scanned.to_vector() == want.scanned && got.counts.to_vector() == want.counts &&
+         got.total.get() == want.total && got.segmented.to_vector() == want.segmented;
+}
+
+// Captures the pipeline in `mode`, launches it `launches` times with the inputs in turn, and
+// counts the launches whose results differ from the sequential loops'.
+int wrong_launches(index_t n, cudaStreamCaptureMode mode, int launches) {
+  cudaStream_t s;
+  RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  std::vector<std::vector<int>> inputs;
+  std::vector<rune_test::pipeline_results> wants;
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    inputs.push_back(rune_test::pipeline_input(n, 100 + k));
+    wants.push_back(rune_test::pipeline_reference(inputs.back()));
+  }
+  int wrong = 0;
+  {  // everything made on s is dropped before s is destroyed
+    const auto xs = rune::to_array(inputs[0]);
+    (void)matches(enqueue(xs, s), wants[0]);  // kernels loaded before the capture
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+
+    RUNE_CUDA_CHECK(cudaStreamBeginCapture(s, mode));
+    const captured_results results = enqueue(xs, s);
+    cudaGraph_t graph;
+    RUNE_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec;
+    RUNE_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));
+
+    for (int l = 0; l < launches; ++l) {
+      const auto& in = inputs[static_cast<std::size_t>(l % 3)];
+      RUNE_CUDA_CHECK(
+          cudaMemcpyAsync(const_cast<int*>(xs.data()), in.data(), in.size() * sizeof(int), cudaMemcpyHostToDevice, s));
+      RUNE_CUDA_CHECK(cudaGraphLaunch(exec, s));
+      RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+      wrong += matches(results, wants[static_cast<std::size_t>(l % 3)]) ? 0 : 1;
+    }
+    RUNE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    RUNE_CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  RUNE_CUDA_CHECK(cudaStreamDestroy(s));
+  return wrong;
+}
+}  // namespace
+
+TEST_CASE("graphs: a captured pipeline launched 1000 times, global capture mode") {
+  CHECK(wrong_launches(10007, cudaStreamCaptureModeGlobal, 1000) == 0);
+}
+
+TEST_CASE("graphs: thread-local capture mode, and many tiles (look-back across launches)") {
+  CHECK(wrong_launches(10007, cudaStreamCaptureModeThreadLocal, 100) == 0);
+  CHECK(wrong_launches((index_t{1} << 21) + 3, cudaStreamCaptureModeThreadLocal, 30) == 0);
+}
+
+TEST_CASE("graphs: what needs the host to wait is refused in a capture, in the user's words") {
+  cudaStream_t s;
+  RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const auto xs = rune::to_array(std::vector<int>{1, -2, 3});  // made on the default stream
+  (void)rune::force(rune::filter(rune_test::is_positive{}, xs), rune::cuda_executor{s});  // kernels loaded
+  (void)rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s});
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  RUNE_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  CHECK_THROWS_AS(rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s}), rune::usage_error);
+  CHECK_THROWS_AS(rune::force(rune::filter(rune_test::is_positive{}, xs), rune::cuda_executor{s}), rune::usage_error);
+  cudaGraph_t graph = nullptr;
+  CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess);  // the capture is still whole
+  if (graph) RUNE_CUDA_CHECK(cudaGraphDestroy(graph));
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  RUNE_CUDA_CHECK(cudaStreamDestroy(s));
+}
