@@ -3,6 +3,7 @@
 // context (no_ctx, or the scanned value in a maposcanomap). Reductions and histograms carry
 // per-thread state; the others write straight to their outputs.
 #include <algorithm>
+#include <cstdint>
 
 #include "../../plan/sinks.hpp"
 #include "hist_update.hpp"
@@ -56,6 +57,33 @@ template <class Op, class T, class E> void apply_block(reduce_sink<Op, T, E>& s,
   for (index_t i = b; i < e; ++i) acc = s.op(acc, s.e(i, no_ctx{}));
   st.acc = acc;
 }
+// A histogram's block: the evaluators, bins and operator copied to locals, so that a store to a
+// bin cannot alias them (apply() through the sink reloads them after every store), one unsigned
+// compare for the index range, and the shared/private choice made once per block, not per
+// element. A 256-bin count of 1e8 int32 on 2 threads went from 60.5 ms (against 42.0 ms for a
+// hand-written OpenMP loop over a stack array) to 39.9 ms (against 38.5 ms in the same run;
+// bench/cpu_forms.cpp).
+template <class Op, class T, class EI, class EV>
+void apply_block(hist_sink<Op, T, EI, EV>& s, hist_state<T>& st, index_t b, index_t e) {
+  e = std::min(e, s.n);
+  const EI ei = s.ei;
+  const EV ev = s.ev;
+  const Op op = s.op;
+  const auto nbins = static_cast<std::uint64_t>(s.nbins);
+  T* const bins = st.bins;
+  if (st.shared) {
+    for (index_t i = b; i < e; ++i) {
+      const index_t j = ei(i, no_ctx{});
+      if (static_cast<std::uint64_t>(j) < nbins) atomic_update(op, bins + j, ev(i, no_ctx{}));
+    }
+    return;
+  }
+  for (index_t i = b; i < e; ++i) {
+    const index_t j = ei(i, no_ctx{});
+    if (static_cast<std::uint64_t>(j) < nbins) bins[j] = op(bins[j], ev(i, no_ctx{}));
+  }
+}
+
 template <class S, class St> void apply_block(S& s, St& st, index_t b, index_t e) {
   if constexpr (requires { s.n; }) e = std::min(e, s.n);
   if constexpr (requires { s.at; }) {
