@@ -28,6 +28,40 @@ inline void retain_pool_memory() {
   });
 }
 
+// Note [The user's memory resource]
+// A program with its own device memory pool (an application's allocator, RMM, a CCCL
+// resource) hands rune an allocate/deallocate pair with rune::device_memory{...}: the arrays a
+// force makes and its temporaries for that force (sub-histograms, a filter's output, the
+// reductions' results) come from it and go back to it, in the order of the force's stream.
+// State rune keeps per stream across forces (tile state, scratch, tickets: Note [Streams by
+// id]) stays in the default pool: it outlives any one force and would otherwise hold the
+// user's memory, and be freed through their resource, long after that force.
+struct memory_resource {
+  void* (*allocate)(std::size_t bytes, cudaStream_t stream, void* context) = nullptr;
+  void (*deallocate)(void* p, std::size_t bytes, cudaStream_t stream, void* context) = nullptr;
+  void* context = nullptr;
+  explicit operator bool() const { return allocate && deallocate; }
+};
+
+// The resource the force running on this thread asked for; none outside a force.
+inline memory_resource& current_memory_resource() {
+  thread_local memory_resource current;
+  return current;
+}
+// Sets the thread's resource for a force's duration.
+class scoped_memory_resource {
+ public:
+  explicit scoped_memory_resource(const memory_resource& r) : saved_(current_memory_resource()) {
+    current_memory_resource() = r;
+  }
+  ~scoped_memory_resource() { current_memory_resource() = saved_; }
+  scoped_memory_resource(const scoped_memory_resource&) = delete;
+  scoped_memory_resource& operator=(const scoped_memory_resource&) = delete;
+
+ private:
+  memory_resource saved_;
+};
+
 // Note [Memory used on other streams]
 // Device memory is allocated and freed in the order of the stream that made it. A force on
 // another stream that reads it records an event there (used_on); the free then waits for every
@@ -38,7 +72,8 @@ inline void retain_pool_memory() {
 // not the first use.
 class stream_free {
  public:
-  explicit stream_free(cudaStream_t stream) : stream_(stream), uses_(std::make_shared<other_uses>()) {}
+  explicit stream_free(cudaStream_t stream, const memory_resource& from = {}, std::size_t bytes = 0)
+      : stream_(stream), from_(from), bytes_(bytes), uses_(std::make_shared<other_uses>()) {}
   cudaStream_t stream() const { return stream_; }
 
   // Marks the memory as read by work just enqueued on `other`. Only the latest use on each
@@ -62,7 +97,8 @@ class stream_free {
       (void)cudaStreamWaitEvent(stream_, done, 0);
       (void)cudaEventDestroy(done);
     }
-    (void)cudaFreeAsync(p, stream_);
+    if (from_) from_.deallocate(p, bytes_, stream_, from_.context);
+    else (void)cudaFreeAsync(p, stream_);
   }
 
  private:
@@ -71,11 +107,14 @@ class stream_free {
     std::vector<std::pair<cudaStream_t, cudaEvent_t>> last;  // the latest use on each other stream
   };
   cudaStream_t stream_;
+  memory_resource from_;  // the user's (Note [The user's memory resource]), or none: the default pool
+  std::size_t bytes_;
   std::shared_ptr<other_uses> uses_;
 };
 
-// `bytes` of device memory, usable in stream order on `stream`, freed in stream order.
-inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t stream) {
+// `bytes` of the default pool's device memory, usable in stream order on `stream`, freed in
+// stream order: for state kept across forces.
+inline std::shared_ptr<void> pool_allocate(std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});
   retain_pool_memory();
   void* p = nullptr;
@@ -86,6 +125,18 @@ inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t str
                      "asked for " + std::to_string(bytes) + " bytes of device memory");
   }
   return std::shared_ptr<void>(p, stream_free(stream));
+}
+
+// `bytes` of device memory for a force's arrays and temporaries, usable and freed in stream
+// order on `stream`: from the resource the force asked for, else from the default pool.
+inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t stream) {
+  const memory_resource& r = current_memory_resource();
+  if (!r || bytes == 0) return pool_allocate(bytes, stream);
+  void* p = r.allocate(bytes, stream, r.context);
+  if (!p)
+    throw_cuda_error(cudaErrorMemoryAllocation, "the memory resource of rune::device_memory", __FILE__, __LINE__,
+                     "asked for " + std::to_string(bytes) + " bytes of device memory");
+  return std::shared_ptr<void>(p, stream_free(stream, r, bytes));
 }
 
 // The stream memory from device_allocate is ordered on; `otherwise` for other memory (a view

@@ -21,7 +21,7 @@ namespace rune::kernels {
 // that launch is enqueued: another host thread on the same stream may regrow the buffer in
 // between, and the old one is freed in stream order only once no holder is left.
 inline std::shared_ptr<void> stream_scratch(cudaStream_t stream, std::size_t bytes) {
-  if (capturing(stream)) return device_allocate(bytes, stream);  // Note [Forces inside a stream capture]
+  if (capturing(stream)) return pool_allocate(bytes, stream);  // Note [Forces inside a stream capture]
   struct buffer {
     std::size_t bytes = 0;
     std::shared_ptr<void> memory;
@@ -35,7 +35,7 @@ inline std::shared_ptr<void> stream_scratch(cudaStream_t stream, std::size_t byt
   buffer& b = buffers[key];
   if (bytes > b.bytes) {
     const std::size_t grown = bytes > 2 * b.bytes ? bytes : 2 * b.bytes;  // few regrowths
-    b.memory = device_allocate(grown, stream);
+    b.memory = pool_allocate(grown, stream);
     b.bytes = grown;
   }
   return b.memory;

@@ -20,7 +20,7 @@ namespace rune::kernels {
 // stream is captured, a ticket of the graph's own (Note [Forces inside a stream capture]).
 inline std::shared_ptr<unsigned> stream_ticket(cudaStream_t stream) {
   if (capturing(stream)) {
-    auto mem = device_allocate(sizeof(unsigned), stream);
+    auto mem = pool_allocate(sizeof(unsigned), stream);
     RUNE_CUDA_CHECK(cudaMemsetAsync(mem.get(), 0, sizeof(unsigned), stream));
     return std::shared_ptr<unsigned>(mem, static_cast<unsigned*>(mem.get()));
   }

@@ -54,8 +54,8 @@ class tile_state_pool {
     if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
       e.tiles = std::max(tiles, e.tiles);
       e.value_bytes = std::max(value_bytes, e.value_bytes);
-      e.words = device_allocate((e.tiles + 1) * sizeof(unsigned), stream);
-      e.values = device_allocate(e.tiles * 2 * e.value_bytes + 16, stream);
+      e.words = pool_allocate((e.tiles + 1) * sizeof(unsigned), stream);
+      e.values = pool_allocate(e.tiles * 2 * e.value_bytes + 16, stream);
       RUNE_CUDA_CHECK(cudaMemsetAsync(e.words.get(), 0, (e.tiles + 1) * sizeof(unsigned), stream));
       // Packed words carry their status: clear them too, so no stale word matches an epoch.
       RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
@@ -70,8 +70,8 @@ class tile_state_pool {
   // capture]): fresh memory, so any epoch is current; 1, as after a clear.
   static held_tile_state lease_in_graph(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
     const std::size_t word_bytes = (tiles + 1) * sizeof(unsigned), values_bytes = tiles * 2 * value_bytes + 16;
-    auto words = device_allocate(word_bytes, stream);
-    auto values = device_allocate(values_bytes, stream);
+    auto words = pool_allocate(word_bytes, stream);
+    auto values = pool_allocate(values_bytes, stream);
     RUNE_CUDA_CHECK(cudaMemsetAsync(words.get(), 0, word_bytes, stream));
     RUNE_CUDA_CHECK(cudaMemsetAsync(values.get(), 0, values_bytes, stream));
     unsigned* w = static_cast<unsigned*>(words.get());

@@ -70,7 +70,11 @@ class backend {
 
   explicit backend(cudaStream_t stream = 0) : stream_(stream) {}
   explicit backend(const settings& s)
-      : stream_(s.stream), hist_layout_(s.hist_layout), hist_report_(s.hist_report), device_results_(s.device_results) {}
+      : stream_(s.stream),
+        hist_layout_(s.hist_layout),
+        hist_report_(s.hist_report),
+        device_results_(s.device_results),
+        memory_(s.memory) {}
   backend(const backend&) = delete;
   backend& operator=(const backend&) = delete;
   // The force's work is enqueued: arrays of other streams it read are marked as used on this
@@ -328,6 +332,7 @@ class backend {
   std::vector<std::shared_ptr<void>> keep_;
   std::vector<std::shared_ptr<void>> other_streams_;  // device arrays made on other streams
   bool device_results_ = false;                        // rune::on_device
+  kernels::scoped_memory_resource memory_{kernels::memory_resource{}};  // the force's allocations come from it
   // Scalars kept in device memory: the executor's host slot of each, and where it lives.
   struct device_binding {
     const void* slot;
