@@ -1,6 +1,7 @@
 #pragma once
 // A pipeline of every form (map, scan, filter, genhist, reduce, segmented scan) forced on a
-// given stream, and the same computed by sequential loops: what the stream tests compare.
+// given stream, and the same computed by sequential loops: what the stream tests compare; and
+// a stream a test owns.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -11,6 +12,18 @@
 #include "random.hpp"
 
 namespace rune_test {
+
+// A stream the test owns: synchronized and destroyed at the end of its scope.
+struct owned_stream {
+  cudaStream_t s = nullptr;
+  explicit owned_stream(unsigned flags = cudaStreamNonBlocking) { RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, flags)); }
+  ~owned_stream() {
+    (void)cudaStreamSynchronize(s);
+    (void)cudaStreamDestroy(s);
+  }
+  owned_stream(const owned_stream&) = delete;
+  owned_stream& operator=(const owned_stream&) = delete;
+};
 
 struct pipeline_results {
   std::vector<int> scanned, kept, counts, segmented;

@@ -18,6 +18,7 @@
 #include <rune/rune.hpp>
 
 #include "support/random.hpp"
+#include "support/stream_pipeline.hpp"
 
 namespace {
 using rune::index_t;
@@ -28,14 +29,7 @@ __global__ void spin_kernel(long long cycles) {
   }
 }
 
-struct owned_stream {
-  cudaStream_t s = nullptr;
-  owned_stream() { RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
-  ~owned_stream() {
-    (void)cudaStreamSynchronize(s);
-    (void)cudaStreamDestroy(s);
-  }
-};
+using rune_test::owned_stream;
 
 // Keeps the stream busy for about 50 ms (10^8 cycles at the H100's 1.98 GHz: enough to tell a
 // wait from none).

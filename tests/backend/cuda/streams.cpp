@@ -20,16 +20,7 @@ using rune_test::pipeline_input;
 using rune_test::pipeline_reference;
 using rune_test::run_pipeline;
 
-struct owned_stream {
-  cudaStream_t s = nullptr;
-  explicit owned_stream(unsigned flags = cudaStreamNonBlocking) { RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, flags)); }
-  ~owned_stream() {
-    (void)cudaStreamSynchronize(s);
-    (void)cudaStreamDestroy(s);
-  }
-  owned_stream(const owned_stream&) = delete;
-  owned_stream& operator=(const owned_stream&) = delete;
-};
+using rune_test::owned_stream;
 
 // `threads` host threads, each forcing the pipeline `rounds` times on the stream stream_for(t)
 // gives it; how many results differ from the sequential loops'.
