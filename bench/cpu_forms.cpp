@@ -3,9 +3,18 @@
 // 1000), a 256-bin histogram, a filter keeping about half, and a sum. The peers write into
 // memory allocated once, before timing; rune allocates each result (from its cache of host
 // blocks after the first run: Note [Cached host memory]). Median of `runs` alternating runs
-// after one warm-up each; the thread count is OpenMP's (OMP_NUM_THREADS).
+// after one warm-up each; the thread count is OpenMP's (OMP_NUM_THREADS). Built with oneTBB,
+// the scan and the sum are also measured against the standard library's parallel algorithms
+// (std::execution::par, libstdc++'s TBB backend, held to the same thread count).
 //   bench_cpu_forms [--n 100000000] [--runs 5] [--csv file]
 #include <omp.h>
+
+#if defined(RUNE_BENCH_WITH_TBB)
+#include <execution>
+#include <numeric>
+
+#include <tbb/global_control.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -147,6 +156,17 @@ int main(int argc, char** argv) {
           [&] { (void)omp_filter(x, out.data(), n); });
   measure("reduce", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
           [&] { (void)omp_sum(x, n); });
+#if defined(RUNE_BENCH_WITH_TBB)
+  {
+    const tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
+                                      static_cast<std::size_t>(omp_get_max_threads()));
+    measure("inclusive scan, std par",
+            [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
+            [&] { std::inclusive_scan(std::execution::par, x, x + n, out.data()); });
+    measure("reduce, std par", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
+            [&] { (void)std::reduce(std::execution::par, x, x + n, 0LL); });
+  }
+#endif
 
   std::printf("cpu forms: n = %lld int32, %d threads, median of %d alternating runs\n", n, omp_get_max_threads(), runs);
   std::printf("%-24s %10s %10s %12s\n", "form", "rune ms", "peer ms", "peer / rune");
