@@ -9,7 +9,7 @@
 // failed until none is left. A failed item retries with the word its compare-and-swap
 // returned, as the single loop does; the updates commute, so their order does not matter.
 //
-// H100, N = 5e7, 24-bit saturated add, 8 items (bench/results/2026-11-22-h100-hist-cas-batch.md):
+// H100, N = 5e7, 24-bit saturated add, 8 items (bench/experiments/2026-11-22-h100-hist-cas-batch.md):
 //  * RF 63, 2048 <= H <= 49152: 1.05 - 1.12 -> 0.78 - 0.85 ms; RF 1: H = 2048 0.30 -> 0.25 ms,
 //    H = 6144 0.32 -> 0.29 ms, from 12288 up within 5%;
 //  * it holds 55 registers, so the pass runs one block of 1024 threads per SM; at N = 5e7 the

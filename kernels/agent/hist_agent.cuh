@@ -44,7 +44,7 @@ __device__ inline unsigned char* hist_shared_memory() {
 // 1- and 2-byte bins, updated through their 32-bit word, never share a word with another warp's
 // copy (racecheck found exactly that with odd strides: one warp's CAS on the word against the
 // next warp's plain byte store). H100, N = 5e7
-// (bench/results/2026-11-22-h100-hist-per-warp.md): H = 505 0.30 -> 0.20 ms at RF 1 and
+// (bench/experiments/2026-11-22-h100-hist-per-warp.md): H = 505 0.30 -> 0.20 ms at RF 1 and
 // 1.01 -> 0.40 ms at RF 63, H = 127 0.91 -> 0.36 ms at RF 63 but 0.29 -> 0.33 ms at RF 1.
 // Not for 16-byte values: their combine shuffles four words a round; in a trial, argmax pairs
 // at H = 31 ran 1.6x - 2.2x slower with copies per warp, at H = 127 RF 63 2.1x slower (13%

@@ -52,7 +52,7 @@ struct hist_layout {
 // [lo, lo + len): for 0 <= j < lo32 the difference wraps to more than 2^31 >= len32, and for
 // j < 0, uint32(j) >= 2^31 makes b >= 2^31 - lo32 >= len32. The 64-bit check it replaces
 // (sign-extend, 64-bit subtract, 64-bit compare) is five instructions per update instead
-// of two in an issue-bound kernel (bench/results/2026-11-22-h100-hist-ncu.txt).
+// of two in an issue-bound kernel (bench/experiments/2026-11-22-h100-hist-ncu.txt).
 template <class J> inline constexpr bool narrow_bin_index =
     std::is_integral_v<J> && !std::is_same_v<J, bool> && (sizeof(J) < 4 || (sizeof(J) == 4 && std::is_signed_v<J>));
 

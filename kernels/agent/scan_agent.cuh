@@ -9,12 +9,8 @@
 //   the scanned values back to striped, and apply g (coalesced writes). g also sees what f
 //   loaded for the element (a filter writes the element it tested without reading it again),
 //   and may return a contribution to reductions (tile_reduction.cuh).
-//
-// Note [Segments as pairs]
-// Values travel as (value, start) pairs: `start` says a segment starts inside what the value
-// covers, so nothing to its left matters. (a, s) . (b, t) = (t ? b : a op b, s || t) is
-// associative, which makes regular segments, the look-back's stopping rule and inclusive
-// prefixes (marked start = true: nothing before them is needed) one operator.
+// The tile status words and the look-back are components of their own (tile_status.cuh,
+// tile_prefix.cuh).
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/util_ptx.cuh>
@@ -24,27 +20,12 @@
 
 #include <rune/config.hpp>
 
-#include "../runtime/tile_state.hpp"
-#include "atomic_update.cuh"
 #include "scan_runs.cuh"
+#include "segment_pair.cuh"
+#include "tile_prefix.cuh"
 #include "tile_reduction.cuh"
-#include "word128.cuh"
 
 namespace rune::kernels {
-
-template <class T> struct seg_value {
-  T v;
-  bool start;
-};
-
-template <class Op, class T> struct seg_op {
-  Op op;
-  __device__ seg_value<T> operator()(const seg_value<T>& a, const seg_value<T>& b) const {
-    return {b.start ? b.v : op(a.v, b.v), a.start || b.start};
-  }
-};
-
-enum : unsigned { tile_aggregate = 1u, tile_prefix = 2u };
 
 // Note [Segment start steps]
 // Which of a thread's consecutive items start a segment, in 32-bit steps: `to_start` is the
@@ -93,14 +74,9 @@ template <class T, class R> constexpr std::size_t exchanged_bytes() {
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R = no_reduction> struct scan_agent {
   static constexpr int threads = Policy::block_threads;
   static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>()>();
-  // Note [Packed tile words]
-  // A value of up to 8 bytes travels with its status in one word: 8 bytes (value | epoch,
-  // start bit, flag) for values of up to 4 bytes, written by one atomic exchange and read by
-  // one volatile load; 16 bytes for values of 5 to 8 bytes, written and read by one
-  // single-copy-atomic 16-byte access (word128.cuh). No fence between status and value.
-  // Larger values go status word + fence + value (and back).
-  static constexpr unsigned word_bytes = sizeof(T) <= 4 ? 8u : sizeof(T) <= 8 ? 16u : 0u;
-  static constexpr bool packed = word_bytes != 0;
+  // The look-back (tile_prefix.cuh, or the policy's own) and the state its launch passes.
+  using look_back_t = typename look_back_of<Policy, T, Op>::type;
+  using look_back_state = typename look_back_t::state;
   static constexpr index_t tile_items = index_t(threads) * items;
   using pair = seg_value<T>;
   using block_scan = cub::BlockScan<pair, threads>;
@@ -119,7 +95,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // 0.556 ms (H100, 1.04x -> 1.08x of CUB's InclusiveSum, three rounds), double 0.580 -> 0.557;
   // int32 and segmented int32 sums were unchanged. Prefetching a later tile instead (the one
   // drawn a quarter, half, one or two rounds of the grid ahead) thrashed L2: 0.60 - 0.84 ms
-  // (bench/results/2026-11-23-h100-scan-prefetch.md). Rows opt in (scan_policy_sm90::row).
+  // (bench/experiments/2026-11-23-h100-scan-prefetch.md). Rows opt in (scan_policy_sm90::row).
   static constexpr bool prefetches_tiles =
       Policy::row_for(sizeof(T), Policy::template g_reads<G>).prefetch_l2 &&
       requires(const F& f, index_t i) { f.prefetch_l2(i, i); };
@@ -134,6 +110,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
       typename run_exchange::TempStorage run_exchange;
       reduction_storage reduce;
     };
+    typename look_back_t::temp_storage look_back;  // apart: warp 0 looks back while others read the scan's
     unsigned tile;
     pair prefix;
   };
@@ -146,106 +123,10 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   seg_op<Op, T> sop;
   const F& f;
   const G& g;
-  tile_state_lease st;
+  look_back_state st;
   const R& red;  // g's reductions, if any
 
   __device__ pair identity() const { return {ne, false}; }
-  __device__ pair* slot(unsigned tile, unsigned which) const {
-    return static_cast<pair*>(st.values) + 2 * std::size_t(tile) + (which == tile_prefix ? 1 : 0);
-  }
-
-  __device__ unsigned long long* packed_word(unsigned tile) const {
-    return static_cast<unsigned long long*>(st.values) + tile;
-  }
-  __device__ word128* packed_word128(unsigned tile) const { return static_cast<word128*>(st.values) + tile; }
-
-  // Unpacked: value first, fence, then the status word, so a reader that sees the word sees
-  // the value. Packed: one word (Note [Packed tile words]).
-  __device__ void publish(unsigned tile, unsigned which, const pair& v) const {
-    const unsigned status = (st.epoch << 3) | (v.start ? 4u : 0u) | which;
-    if constexpr (word_bytes == 8) {
-      unsigned bits = 0;
-      memcpy(&bits, &v.v, sizeof(T));
-      atomicExch(packed_word(tile), (static_cast<unsigned long long>(status) << 32) | bits);
-    } else if constexpr (word_bytes == 16) {
-      word128 w{0, status};
-      memcpy(&w.lo, &v.v, sizeof(T));
-      store_relaxed(packed_word128(tile), w);
-    } else {
-      coherent_store(slot(tile, which), v);
-      __threadfence();
-      atomicExch(st.status + tile, (st.epoch << 2) | which);
-    }
-  }
-
-  // Tile t's published value, waiting for it; `is_prefix` tells an inclusive prefix.
-  __device__ pair read_published(unsigned t, bool& is_prefix) const {
-    pair v = identity();
-    if constexpr (packed) {
-      // Status in the high half, value bits in the low half.
-      unsigned status;
-      for (int wait = 8;; wait = wait < 256 ? 2 * wait : wait) {
-        if constexpr (word_bytes == 8) {
-          const unsigned long long word = *reinterpret_cast<volatile unsigned long long*>(packed_word(t));
-          status = static_cast<unsigned>(word >> 32);
-          const unsigned bits = static_cast<unsigned>(word);
-          memcpy(&v.v, &bits, sizeof(T));
-        } else {
-          const word128 word = load_relaxed(packed_word128(t));
-          status = static_cast<unsigned>(word.hi);
-          memcpy(&v.v, &word.lo, sizeof(T));
-        }
-        if ((status >> 3) == st.epoch && (status & 3u) != 0u) break;
-        __nanosleep(wait);
-      }
-      is_prefix = (status & 3u) == tile_prefix;
-      v.start = (status & 4u) != 0u;
-    } else {
-      unsigned word;
-      for (int wait = 8;; wait = wait < 256 ? 2 * wait : wait) {
-        word = *reinterpret_cast<volatile unsigned*>(st.status + t);
-        if ((word >> 2) == st.epoch && (word & 3u) != 0u) break;
-        __nanosleep(wait);
-      }
-      __threadfence();
-      is_prefix = (word & 3u) == tile_prefix;
-      v = coherent_load(slot(t, is_prefix ? tile_prefix : tile_aggregate));
-    }
-    return v;
-  }
-
-  // The exclusive prefix of `tile`, by warp 0: 32 predecessors per step, nearest last.
-  __device__ pair look_back(unsigned tile) const {
-    const int lane = threadIdx.x & 31;
-    pair acc = identity();
-    long long end = static_cast<long long>(tile) - 1;
-    for (;;) {
-      const long long t = end - (31 - lane);
-      pair v = identity();
-      bool stop = true;
-      if (t >= 0) {
-        bool is_prefix = false;
-        v = read_published(static_cast<unsigned>(t), is_prefix);
-        if (is_prefix) v.start = true;  // nothing before an inclusive prefix matters
-        stop = v.start;
-      } else {
-        v.start = true;  // before the first tile: nothing
-      }
-      const unsigned stops = __ballot_sync(0xffffffffu, stop);
-      const int nearest_stop = stops ? 31 - __clz(stops) : -1;
-      pair w = lane >= nearest_stop ? v : identity();
-      // Ordered reduction of the window: lane 0 ends with w0 . w1 . ... . w31.
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const pair other = cub::ShuffleDown<32>(w, d, 31, 0xffffffffu);
-        if (lane + d < 32) w = sop(w, other);
-      }
-      acc = sop(cub::ShuffleIndex<32>(w, 0, 0xffffffffu), acc);
-      if (stops) return acc;
-      end -= 32;
-    }
-  }
-
   // Note [Persistent scan blocks]
   // The grid holds as many blocks as fit on the device at once; each takes tile tickets until
   // they run out. Tiles still start in ticket order, so a look-back only ever waits on tiles
@@ -400,19 +281,9 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
       value_scan(temp.value_scan).ExclusiveScan(fold.v, thread_prefix.v, ne, sop.op, tile_total.v);
     }
 
-    if (threadIdx.x == 0) {
-      // Tile 0 and tiles containing a segment start know their inclusive prefix already.
-      if (tile == 0 || tile_total.start) publish(tile, tile_prefix, tile_total);
-      else publish(tile, tile_aggregate, tile_total);
-    }
-    if (tile > 0 && threadIdx.x < 32) {
-      const pair prefix = look_back(tile);
-      if (threadIdx.x == 0) {
-        if (!tile_total.start) publish(tile, tile_prefix, sop(prefix, tile_total));
-        temp.prefix = prefix;
-      }
-    } else if (tile == 0 && threadIdx.x == 0) {
-      temp.prefix = identity();
+    if (threadIdx.x < 32) {
+      const pair prefix = look_back_t{st, temp.look_back, sop, ne}.exclusive_prefix(tile, tile_total);
+      if (threadIdx.x == 0) temp.prefix = prefix;
     }
     __syncthreads();
 

@@ -10,7 +10,7 @@
 // generalized from + to any associative and commutative operator; the order of combination
 // differs from one update per lane, which commutativity allows (floats within rounding).
 //
-// Where it pays, measured on the H100 (bench/results/2026-11-22-h100-hist-runs.md):
+// Where it pays, measured on the H100 (bench/experiments/2026-11-22-h100-hist-runs.md):
 //  * hardware atomics on global-memory histograms: low-entropy inputs over 2^18 - 2^20 bins
 //    went from 0.18x - 0.37x of cub::DeviceHistogram::HistogramEven to 0.88x - 1.31x;
 //  * not shared memory, whose atomics cost less than the grouping: with every update combined
@@ -24,7 +24,7 @@
 // Cooperative Groups has these steps (labeled_partition, then reduce). Tried in their place
 // (the tile of the whole warp, so that the group is not rebuilt per update), the pass kernel
 // ran 3% - 8% slower on the shared-memory path, which never combines (same process,
-// alternating runs, H = 2048 and 49152; bench/results/2026-11-22-h100-hist-cg-ab.txt): the
+// alternating runs, H = 2048 and 49152; bench/experiments/2026-11-22-h100-hist-cg-ab.txt): the
 // hand-written tree stays.
 #include <cub/util_ptx.cuh>
 

@@ -2,12 +2,10 @@
 // histogram_partitioned(n, body, decision, stream): a body's one histogram by partitions of
 // decision.H_chk bins (tuning/hist_model.hpp, Note [Partitioned histograms]): scatter the
 // updates, each tile's ordered by partition, scan the tiles' counts partition by partition
-// (cub::DeviceScan), then one shared-memory pass over the partitions. Temporary memory: a
+// (exclusive_sum.cuh), then one shared-memory pass over the partitions. Temporary memory: a
 // bin-within-a-partition and a value per element (rounded up to whole tiles), the most
 // updates there can be, and two words per tile and partition.
 #include <cuda_runtime.h>
-
-#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -21,6 +19,7 @@
 #include "../runtime/device_properties.hpp"
 #include "../runtime/dynamic_shared.hpp"
 #include "../runtime/stream_allocator.hpp"
+#include "exclusive_sum.cuh"
 #include "hist_buffers.hpp"
 #include "histogram_plan.hpp"
 
@@ -62,9 +61,6 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
                                 static_cast<unsigned*>(allocate(static_cast<std::size_t>(segments) * sizeof(unsigned))),
                                 static_cast<Offset*>(allocate(places * sizeof(Offset))),
                                 allocate(places * sizeof(V))};
-  std::size_t scan_bytes = 0;
-  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, parts.counts, segments + 1, stream));
-  void* scan_temp = allocate(std::max<std::size_t>(scan_bytes, 16));
 
   // The pass: one copy of a partition's bins per block (XCG: and its locks), as many blocks as
   // fit at that size.
@@ -89,7 +85,7 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
 
   scatter_kernel<<<static_cast<int>(grid), Policy::partition_threads, staging, stream>>>(n, body, parts);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_scatter_kernel");
-  RUNE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, parts.counts, segments + 1, stream));
+  exclusive_sum_in_place(parts.counts, segments + 1, stream);
   pass_kernel<<<per_sm * props.sm_count, Policy::block_threads, shared_bytes, stream>>>(target, updates);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_pass_kernel");
 }

@@ -12,6 +12,7 @@
 // g.store returns a contribution and *out = acc_op(acc_ne, contributions in index order...),
 // still one launch (tile_reduction.cuh). `out` is device-accessible: device memory, or a
 // mapped host cell (runtime/host_cells.hpp). acc_op must commute when Commutative is true.
+#include <optional>
 #include <utility>
 
 #include "../entry/scan_kernel.cuh"
@@ -21,8 +22,8 @@
 #include "../runtime/occupancy.hpp"
 #include "../runtime/stream_scratch.hpp"
 #include "../runtime/tickets.hpp"
-#include "../runtime/tile_state.hpp"
 #include "../tuning/policies.hpp"
+#include "scan_launch_plan.hpp"
 
 namespace rune::kernels {
 
@@ -41,52 +42,46 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   return std::pair{allowed, resident};
 }
 
+// The kernel as the launch plan sees it: its tile, and its blocks resident at once.
+template <class Policy, bool Segmented, class T, class Op, class F, class G, class R> scan_kernel_shape scan_shape() {
+  return {scan_agent<Policy, Segmented, T, Op, F, G, R>::tile_items,
+          resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().second};
+}
+
+// A plan's launch: the look-back's state for its tiles, then its persistent grid
+// (scan_agent.cuh, Note [Persistent scan blocks]).
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
-void launch_scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g, const R& r,
-                 index_t tiles, cudaStream_t stream) {
+void launch_scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f,
+                        const G& g, const R& r, const scan_launch_plan& plan, cudaStream_t stream) {
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
-  // At least 8 bytes a value: packed tile words are 8 or 16 bytes, one per tile.
-  const std::size_t value_bytes = sizeof(seg_value<T>) < 8 ? 8 : sizeof(seg_value<T>);
-  const held_tile_state held =
-      tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), value_bytes, agent::word_bytes);
-  const tile_state_lease& st = held.lease;
-  // Persistent: as many blocks as are resident at once (scan_agent.cuh, Note [Persistent scan blocks]).
-  const auto [kernel, resident] = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>();
-  const unsigned grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+  const auto held = agent::look_back_t::hold(stream, plan.tiles);
+  const auto kernel = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().first;
   constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
-  kernel<<<grid, Policy::block_threads, shared_bytes, stream>>>(n, seg, phase, exclusive, ne, op, f, g, st, r);
+  kernel<<<static_cast<unsigned>(plan.grid), Policy::block_threads, shared_bytes, stream>>>(n, seg, phase, exclusive, ne,
+                                                                                           op, f, g, held.lease, r);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
 }
 
-// Tiles of the kernel: its agent's tile size, not a copy of the formula.
-template <class Policy, bool Segmented, class T, class Op, class F, class G, class R> index_t scan_tiles(index_t n) {
-  constexpr index_t tile = scan_agent<Policy, Segmented, T, Op, F, G, R>::tile_items;
-  return (n + tile - 1) / tile;
-}
-
-// Whether a scan of n elements runs the few-tile policy (tuning/policies.hpp, Note [Few-tile
-// scans]): n makes fewer long tiles than the device holds blocks of the long-tile kernel.
-template <class Policy, bool Segmented, class T, class Op, class F, class G> bool runs_few_tiles(index_t n) {
-  const index_t resident = resident_scan_kernel<Policy, Segmented, T, Op, F, G, no_reduction>().second;
-  return scan_tiles<Policy, Segmented, T, Op, F, G, no_reduction>(n) < resident;
-}
-
 // A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented); the
-// caller names which, so only that one is compiled.
+// caller names which, so only that one is compiled. The few-tile row's kernel only where the
+// policy has one for these values (scan_launch_plan.hpp).
 template <bool Segmented, class Policy = scan_policy_sm90, class T, class Op, class F, class G>
 void scan_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
                       cudaStream_t stream) {
   if (n <= 0) return;
-  if constexpr (Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>)) {
-    if (runs_few_tiles<Policy, Segmented, T, Op, F, G>(n)) {
-      using few = typename Policy::few_tiles;
-      const index_t tiles = scan_tiles<few, Segmented, T, Op, F, G, no_reduction>(n);
-      launch_scan_kernel<few, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
+  constexpr bool has_few_tiles = Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>);
+  using few = typename Policy::few_tiles;
+  std::optional<scan_kernel_shape> few_shape;
+  if constexpr (has_few_tiles) few_shape = scan_shape<few, Segmented, T, Op, F, G, no_reduction>();
+  const scan_launch_plan plan =
+      plan_scan_launch(n, scan_shape<Policy, Segmented, T, Op, F, G, no_reduction>(), few_shape);
+  if constexpr (has_few_tiles) {
+    if (plan.few_tiles) {
+      launch_scan_kernel<few, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, plan, stream);
       return;
     }
   }
-  const index_t tiles = scan_tiles<Policy, Segmented, T, Op, F, G, no_reduction>(n);
-  launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, tiles, stream);
+  launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, plan, stream);
 }
 
 template <bool Segmented, bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A,
@@ -99,11 +94,11 @@ void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusi
     return;
   }
   using R = g_reduction<A, AOp, Commutative>;
-  const index_t tiles = scan_tiles<Policy, Segmented, T, Op, F, G, R>(n);
+  const scan_launch_plan plan = plan_scan_launch(n, scan_shape<Policy, Segmented, T, Op, F, G, R>(), std::nullopt);
   // The partials, one per tile at most.
-  const auto partials = stream_scratch(stream, static_cast<std::size_t>(tiles) * sizeof(A));
+  const auto partials = stream_scratch(stream, static_cast<std::size_t>(plan.tiles) * sizeof(A));
   const auto ticket = stream_ticket(stream);
   launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g,
-                                        R{acc_ne, acc_op, static_cast<A*>(partials.get()), ticket.get(), out}, tiles, stream);
+                                        R{acc_ne, acc_op, static_cast<A*>(partials.get()), ticket.get(), out}, plan, stream);
 }
 }  // namespace rune::kernels

@@ -6,7 +6,8 @@ namespace rune::kernels {
 
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::template min_blocks_for<T, G>())
-    scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, T ne, Op op, F f, G g, tile_state_lease st, R r) {
+    scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, T ne, Op op, F f, G g,
+                typename scan_agent<Policy, Segmented, T, Op, F, G, R>::look_back_state st, R r) {
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   // Dynamic, sized by the launch (sizeof(agent::temp_storage)): static shared memory stops at
   // 48 KiB a block. Raw bytes, as element types with constructors cannot sit in __shared__.

@@ -3,7 +3,7 @@
 // reading a reduction's total, a filter's count or a point then costs the stream
 // synchronization alone. A device cell cost a cudaMallocAsync/cudaFreeAsync pair plus a
 // cudaMemcpyAsync into pageable memory: 19.2 us against 15.3 us without the pair, 12.8 us
-// copying into pinned memory (H100, bench/results/2026-11-22-h100-vector-loads.md).
+// copying into pinned memory (H100, bench/experiments/2026-11-22-h100-vector-loads.md).
 //
 // Pinning host memory is a driver call that locks and maps pages, far dearer than a free-list
 // pop, so cells are cached: a released cell goes back to a free list of its size class and is

@@ -3,7 +3,7 @@
 // single-pass reductions. Launches on one stream run in order, so each may use the whole
 // buffer; it grows when a launch needs more (the old one is freed in stream order, after the
 // launches that used it). A cudaMallocAsync/cudaFreeAsync pair per reduction cost 1.5 - 2.1 us
-// of a 14.7 - 14.9 us sum of 10^5 - 10^6 int32 (H100, bench/results/2026-11-22-h100-latency.md).
+// of a 14.7 - 14.9 us sum of 10^5 - 10^6 int32 (H100, bench/experiments/2026-11-22-h100-latency.md).
 #include <cuda_runtime.h>
 
 #include <map>

@@ -147,7 +147,7 @@ struct hist_device {
 inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024 * 1024, 69632, 1024, 64};
 // Note [H100 constants]
 // The paper's Fig. 7 protocol on the H100 (bench_gpu_hist --sweep, N = 5e7, RF 1 and 63;
-// bench/results/2026-11-22-h100-hist-model.md) found, against the paper's constants:
+// bench/experiments/2026-11-22-h100-hist-model.md) found, against the paper's constants:
 //  * HDW in shared memory: the time grows with the bins a block initializes, folds and
 //    flushes, and barely with contention (M = 1 to 297 within 5% at H = 31). Eqs. 1-3's
 //    M = 1024 at H = 31 ran 1.18-1.25x slower than the best static choice at every H ≤ 24576;
@@ -159,13 +159,13 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //  * HDW in global memory: M = 3 at H = 786432 ran 1% - 5% slower than one atomic per update
 //    (0.62 - 0.63 ms against 0.61 - 0.62, RF 1 and 63, four runs; the copies' combine costs
 //    more than the contention it saves), M = 6 at H = 393216 1% - 3% faster:
-//    min_global_copies_hdw = 4 (bench/results/2026-11-22-h100-hist-chunks.md).
+//    min_global_copies_hdw = 4 (bench/experiments/2026-11-22-h100-hist-chunks.md).
 //  * CAS on 16-byte values (argmax over (index, value) pairs), the Fig. 7 sweep: one atomic
 //    per update was the best static choice at every H from 196608 up; eq. 6's M = 6 and 3 ran
 //    8% - 10% slower, and the global model's S = 2 at H = 1572864 1.55x - 1.63x slower:
 //    min_global_copies_wide_cas = 8 (M = 26 at H = 49152 stays: 10% faster at RF 63).
 //  * XCG (locks) was not swept yet: the paper's constants.
-//  * Partitioned histograms (Note [Partitioned histograms]; bench/results/
+//  * Partitioned histograms (Note [Partitioned histograms]; bench/experiments/
 //    2026-11-22-h100-hist-partitioned.md), N = 5e7: CAS (24-bit saturated add) at H = 196608 -
 //    1572864 0.60 - 0.79 ms at RF 1 and 0.90 - 0.96 ms at RF 63, against 1.78 - 1.79 and
 //    3.57 - 3.72 ms for eqs. 4-6's global sub-histograms; 16-byte CAS (argmax pairs) up to
@@ -174,7 +174,7 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    partitions), against 0.60 - 0.65 ms for one atomic per update, but 0.66 - 0.67 against
 //    0.60 at 1572864 (28): max_partitions.hdw = 14 (at 196608 four shared passes, 0.34 -
 //    0.36 ms against 0.49 partitioned, stay). With the scatter's multiply-high division and
-//    16-byte stores (bench/results/2026-11-22-h100-hist-partitioned-scatter-ab.txt): 0.42 -
+//    16-byte stores (bench/experiments/2026-11-22-h100-hist-partitioned-scatter-ab.txt): 0.42 -
 //    0.44 ms at 393216, 0.48 - 0.50 at 786432, and at 1572864 0.62 against 0.61 at RF 1,
 //    0.58 against 0.61 at RF 63 (one sweep): 14 stays.
 //    XCG (locks) is not measured: 0.

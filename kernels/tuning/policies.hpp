@@ -29,7 +29,7 @@ template <class L> constexpr int elements_per_vector_load(int items) {
 
 // Ordered single-pass reductions (redomap). Items per thread: 8, and more for elements of one
 // or two bytes, so that a thread keeps at least 32 bytes of loads in flight. Measured on the
-// H100 (bench_gpu_sweep --only reduce, bench/results/2026-11-22-h100-sweep-reduce.csv): int8
+// H100 (bench_gpu_sweep --only reduce, bench/experiments/2026-11-22-h100-sweep-reduce.csv): int8
 // and int16 sums at 2^28 went from 0.49x / 0.51x of CUB (8 items) to 0.54x / 0.55x. The
 // limit is one load instruction per 1- or 2-byte element: 16-byte vector loads are the fix.
 struct reduce_policy_sm90 {
@@ -40,7 +40,7 @@ struct reduce_policy_sm90 {
   static constexpr int blocks_per_sm = 8;
   // Inputs of at most this many tiles run in one block (reduce_single_block_kernel): no
   // partials, fence or ticket. Measured on the H100 (sum of int32, launch to value on the
-  // host; bench/results/2026-11-22-h100-latency.md): 5 tiles 11.5 us in one block against
+  // host; bench/experiments/2026-11-22-h100-latency.md): 5 tiles 11.5 us in one block against
   // 13.0 us over 5 blocks; 15 tiles 13.7 against 13.0; 32 tiles 16.7 against 12.4.
   static constexpr int single_block_tiles = 8;
   template <class Loaded> static constexpr int items_for() {
@@ -75,7 +75,7 @@ struct reduce_policy_sm90 {
 // tile], agent/scan_agent.cuh); that is what lets 32 int64 items fit 96 registers and 28 int32
 // items fit 64 without spilling. Swept on the H100 with a plain scan, 1e8 elements, in the
 // same process as CUB's InclusiveSum / InclusiveSumByKey (ms; threads/blocks per SM/items;
-// bench/results/2026-11-22-h100-scan-policy-sweep-clamped.csv):
+// bench/experiments/2026-11-22-h100-scan-policy-sweep-clamped.csv):
 //   int32: 128/8/20 0.285, 128/8/24 0.283, 128/8/28 0.278 <- chosen, 128/8/32 0.327 (spills
 //          56 bytes), 96/10/28 0.283, 64/16/28 0.285; CUB 0.340
 //   int64: 128/3/32 0.653, 128/4/32 0.612, 128/5/32 0.586 <- chosen, 160/4/32 0.587,
@@ -83,7 +83,7 @@ struct reduce_policy_sm90 {
 //   segmented int32, seg 1000: 16 items 0.308, 20 0.291, 24 0.283, 28 0.280 <- chosen; CUB 0.477
 //   filter-shaped int32 (f flags x, g writes x from f's loads): 12 items 0.299, 14 0.273, 16
 //          0.270, 20 0.242 <- chosen, 24 0.255, 28 0.275; CUB's DeviceSelect::If 0.272
-// Before the clamped loads (bench/results/2026-11-22-h100-scan-policy-sweep.csv), 32 int64
+// Before the clamped loads (bench/experiments/2026-11-22-h100-scan-policy-sweep.csv), 32 int64
 // items spilled at 4 blocks (0.818 ms) and the wide row ran 3 blocks (0.658 ms).
 // Block size and occupancy, measured earlier on the H100 at 1e8 with the persistent grid (ms;
 // int32 scan / int64 scan / filter / scan + min + last / segmented, seg 1000):
@@ -102,12 +102,12 @@ struct reduce_policy_sm90 {
 // Note [Few-tile scans]
 // The 8-byte and 1-byte rows' long tiles (47 and 48 items a thread) pay at 1e8 but leave an
 // input of a few tiles to a few blocks, each a long serial chain: int64 at 2^16 elements is 11
-// tiles of 6016 (0.98x of CUB, bench/results/2026-11-23-h100-sweep-scan.md). Where an input has
+// tiles of 6016 (0.98x of CUB, bench/experiments/2026-11-23-h100-sweep-scan.md). Where an input has
 // fewer tiles than the device holds blocks at once, such scans run a second instantiation, the
 // few-tile policy (FewTiles), whose rows for those widths have short tiles: 16 items on 8
 // blocks per SM for 8-byte values, 32 for 1-byte values (the rows before the long ones). Only
 // plain scans (dispatch/scan_single_pass.cuh); a scan whose g also reduces keeps one kernel.
-// H100 sweep against CUB's InclusiveSum, same process (bench/results/2026-11-23-h100-scan-few-
+// H100 sweep against CUB's InclusiveSum, same process (bench/experiments/2026-11-23-h100-scan-few-
 // tiles.md): int64 at 2^16 0.96x - 0.97x -> 1.12x - 1.22x, double 0.95x - 1.00x -> 1.15x -
 // 1.30x, int8 0.99x - 1.07x -> 1.16x - 1.30x; at 2^18 and 2^20 1.06x - 1.38x. Short tiles up to
 // two waves of blocks were no faster at 2^22 (int64 0.0400 - 0.0411 against 0.0409 - 0.0414 ms).
@@ -144,7 +144,7 @@ template <bool FewTiles> struct basic_scan_policy_sm90 {
   // 0.604; 4 x 42 0.585 - 0.587; 4 x 44 0.580 - 0.591; 4 x 46 0.578 - 0.579; 4 x 47 0.573 -
   // 0.586 <- chosen, the most that fits 128 registers without a spill; 4 x 48 0.747 - 0.754
   // (48 bytes spilled); 4 x 50 0.603 - 0.604; 4 x 54 0.619 - 0.631; 5 x 36 (88 bytes spilled)
-  // 0.611 - 0.613; 5 x 40 0.684 - 0.686 (bench/results/2026-11-23-h100-scan-runs.md).
+  // 0.611 - 0.613; 5 x 40 0.684 - 0.686 (bench/experiments/2026-11-23-h100-scan-runs.md).
   static constexpr int eight_byte_items = 47;
   static constexpr int eight_byte_min_blocks_per_sm = 4;
   // 8-byte values whose g reads nothing also prefetch each tile's input into L2 as the tile
@@ -225,7 +225,7 @@ struct hist_policy_sm90 {
   // (a copy of 2048 bins for 1024 threads, N = 5e5, RF 63: the 32 hit bins take every update
   // of a block) all 8 items of a thread fail round after round, 0.13 -> 0.24 ms; 6 bins: 0.089
   // -> 0.114 ms. From 12 up it was 3x faster at RF 1 and within 14% at RF 63 (N = 4e6), and
-  // from 48 up (every N = 5e7 layout) faster at both (bench/results/2026-11-22-h100-hist-cas-batch.md).
+  // from 48 up (every N = 5e7 layout) faster at both (bench/experiments/2026-11-22-h100-hist-cas-batch.md).
   static constexpr int batched_min_bins_per_thread = 12;
   static constexpr int blocks_per_sm = 2;
   static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
@@ -244,7 +244,7 @@ struct hist_policy_sm90 {
   static constexpr int partition_pass_items = 4;  // updates in flight per lane of the pass (8 spilled at 64 registers)
   // Values wider than 8 bytes (16-byte argmax pairs): 4 spilled 32 bytes; 2 ran the argmax at
   // H = 196608 - 786432 in 0.92 - 1.13 ms against 1.02 - 1.23 (two alternating rounds,
-  // bench/results/2026-11-22-h100-hist-partition-pass-wide-ab.txt).
+  // bench/experiments/2026-11-22-h100-hist-partition-pass-wide-ab.txt).
   static constexpr int partition_pass_items_wide = 2;
   template <class Loaded, class Weight> static constexpr int items_for(Weight w) {
     if (w == Weight::locked) return items_per_thread_locked;

@@ -10,7 +10,7 @@
 // force runs on the CPU where no device is usable, or where RUNE_BACKEND=cpu says so). Without
 // it, such a force is a backend_error that says how to get the CPU. Compiling both backends
 // for every force cost 1.3 s of the host compiler's 7.7 s for five constructs
-// (bench/results/2026-11-25-compile-five-constructs.md), and a CUB or Thrust program has no
+// (bench/experiments/2026-11-25-compile-five-constructs.md), and a CUB or Thrust program has no
 // CPU path either. Define RUNE_CPU_FALLBACK in every translation unit or in none: the forces
 // of a program must agree.
 #include <cstdlib>

@@ -5,7 +5,8 @@
 // Fused functors are copied into kernels. std::tuple's members are constexpr host functions,
 // usable on the device only under --expt-relaxed-constexpr (not in the build line users get),
 // and cuda::std::tuple is not available to a plain g++ build. `row` is an aggregate with
-// __host__ __device__ access and nothing else.
+// __host__ __device__ access and nothing else. Not a Hana tuple either, for the same reason:
+// Hana's accessors are constexpr host functions (fusion/forest.hpp, Note [Hana on the host]).
 #include <cstddef>
 #include <utility>
 

@@ -8,9 +8,37 @@
 // two parents). That is only a guess: scan(plus, 0, a) and scan(plus, 0, b) share a type.
 // `type_canon` records the guess; the executor checks node identities at run time and
 // falls back to the positional plan (every position its own node) when the guess is wrong.
+//
+// Note [Hana on the host]
+// The planner's type-level layer is Boost.Hana: a node's children and a forest's positions
+// are Hana tuples of types (`tlist`, ir/kind.hpp), post-orders are `flatten`ed, positions are
+// read with `at_c`, a type's first position with `index_if`, and loops whose body only acts
+// over compile-time positions are `for_each` over a `make_range` (detail/static_for.hpp).
+// Two kinds of code stay as they are:
+//  * device code (detail/row.hpp, the kernels and the fused functors): Hana's functions are
+//    constexpr host functions, which nvcc refuses in __global__ code without
+//    --expt-relaxed-constexpr, a flag the build lines users get do not carry;
+//  * pack expansions whose index appears in several places at once (building a row of
+//    sinks from `make_sink<G, members[K]>()...` and reading them back with `get<K>`, or a fold
+//    that stops at the first match): in Hana each becomes an `unpack` over a range with
+//    `decltype(k)::value` in place of K, longer and no clearer than the C++20 template lambda
+//    over an index_sequence.
+// Calls that take Hana tuples of node types are qualified (`detail::post_order`): an unqualified
+// call looks up its arguments' associated classes, which completes every node type in the
+// list, and under nvcc a node holding an extended lambda cannot be completed in host-side
+// decltype (ir/kind.hpp, Note [Traits by pattern matching]).
+// Compile time with Hana, against the hand-written lists, measured side by side:
+// bench/experiments/2026-11-25-compile-hana.md.
 #include <array>
 #include <cstddef>
 #include <type_traits>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/equal.hpp>
+#include <boost/hana/flatten.hpp>
+#include <boost/hana/index_if.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/unpack.hpp>
 
 #include "../ir/children.hpp"
 #include "../ir/kind.hpp"
@@ -18,38 +46,29 @@
 
 namespace rune::detail {
 
-// ---- type lists ------------------------------------------------------------------------
-template <class... Ls> struct concat;
-template <> struct concat<> { using type = tlist<>; };
-template <class... As> struct concat<tlist<As...>> { using type = tlist<As...>; };
-template <class... As, class... Bs, class... Rest> struct concat<tlist<As...>, tlist<Bs...>, Rest...> {
-  using type = typename concat<tlist<As..., Bs...>, Rest...>::type;
-};
+// ---- type lists --------------------------------------------------------------------------
+// A node's children and a forest's positions are `tlist`s: Hana tuples of types (ir/kind.hpp).
+// A node's post-order: its children's, left to right, then itself.
+template <class N> constexpr auto post_order(hana::basic_type<N>) {
+  return hana::unpack(typename node_traits<N>::children{}, [](auto... children) {
+    return hana::flatten(hana::make_basic_tuple(detail::post_order(children)..., tlist<N>{}));
+  });
+}
+template <class N> using post_order_t = decltype(detail::post_order(hana::basic_type<N>{}));
 
-template <class L> struct post_order;
-template <class N> using post_order_t = typename post_order<N>::type;
-template <class N> struct post_order {
-  template <class... Cs> static auto of(tlist<Cs...>) -> typename concat<post_order_t<Cs>..., tlist<N>>::type;
-  using type = decltype(of(typename node_traits<N>::children{}));
-};
+template <class L> inline constexpr int tlist_size = static_cast<int>(decltype(hana::length(L{}))::value);
 
-template <class L> struct tlist_size;
-template <class... Ts> struct tlist_size<tlist<Ts...>> { static constexpr int value = sizeof...(Ts); };
+template <int I, class L> using tlist_at = typename std::remove_cvref_t<decltype(hana::at_c<I>(L{}))>::type;
 
-template <int I, class L> struct tlist_at;
-template <int I, class T, class... Ts> struct tlist_at<I, tlist<T, Ts...>> : tlist_at<I - 1, tlist<Ts...>> {};
-template <class T, class... Ts> struct tlist_at<0, tlist<T, Ts...>> { using type = T; };
+// The first position of L holding type T.
+template <class L, class T>
+inline constexpr int first_index_of =
+    static_cast<int>(std::remove_cvref_t<decltype(hana::index_if(L{}, hana::equal.to(T{})).value())>::value);
 
 // canon[i] = the first position whose type equals position i's type.
-template <class L> struct type_canon;
-template <class... Ps> struct type_canon<tlist<Ps...>> {
-  template <class T> static constexpr int first_same() {
-    int k = 0, found = -1;
-    ((found < 0 && std::is_same_v<T, Ps> ? (found = k) : 0, ++k), ...);
-    return found;
-  }
-  static constexpr std::array<int, sizeof...(Ps)> value{first_same<Ps>()...};
-};
+template <class... Ps> constexpr std::array<int, sizeof...(Ps)> type_canon(tlist<Ps...>) {
+  return {first_index_of<tlist<Ps...>, hana::basic_type<Ps>>...};
+}
 
 // ---- per-position descriptions ---------------------------------------------------------
 struct node_desc {
@@ -82,10 +101,10 @@ template <int N, int R> struct forest_desc {
 };
 
 template <class... Roots> struct forest {
-  using positions = typename concat<post_order_t<Roots>...>::type;
-  static constexpr int size = tlist_size<positions>::value;
+  using positions = decltype(hana::flatten(hana::make_basic_tuple(post_order_t<Roots>{}...)));
+  static constexpr int size = tlist_size<positions>;
   static constexpr int nroots = sizeof...(Roots);
-  template <int I> using node_at = typename tlist_at<I, positions>::type;
+  template <int I> using node_at = tlist_at<I, positions>;
 
  private:
   struct cursor {
@@ -108,7 +127,8 @@ template <class... Roots> struct forest {
     cursor c{};
     const int root_pos[nroots + 1] = {describe<Roots>(c)..., 0};
     for (int r = 0; r < nroots; ++r) c.f.roots[r] = root_pos[r];
-    for (int p = 0; p < size; ++p) c.f.type_canon[p] = type_canon<positions>::value[p];
+    const auto canon = detail::type_canon(positions{});
+    for (int p = 0; p < size; ++p) c.f.type_canon[p] = canon[p];
     return c.f;
   }
 

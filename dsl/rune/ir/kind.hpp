@@ -3,13 +3,20 @@
 // (dsl/README.md, "IR"): evaluation lives in plan/ and backend/, never here.
 #include <type_traits>
 
+#include <boost/hana/basic_tuple.hpp>
+#include <boost/hana/type.hpp>
+
 namespace rune::detail {
+namespace hana = boost::hana;
 
 enum class node_kind { leaf, iota, replicate, map, scan, reduce, hist, scatter, filter, index, device_scalar };
 
 enum class scan_kind { inclusive, exclusive, segmented };
 
-template <class... Ts> struct tlist {};
+// A list of types as a Hana tuple: the planner's type-level layer is Boost.Hana on the host
+// (Note [Hana on the host]). basic_type rather than hana::type_c, so that a pattern
+// `tlist<Cs...>` deduces each Cs.
+template <class... Ts> using tlist = hana::basic_tuple<hana::basic_type<Ts>...>;
 
 // What the planner knows of a node type: kind, children, whether it yields a scalar, and
 // per kind the scan variant, the known operator, whether a histogram has a destination.

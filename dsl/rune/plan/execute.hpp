@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../counters.hpp"
+#include "../detail/static_for.hpp"
 #include "../errors.hpp"
 #include "../device_value.hpp"
 #include "../fusion/driver.hpp"
@@ -27,7 +28,7 @@ template <class Forest, bool Unfused, bool Positional> struct plan_holder {
   static constexpr auto value = make_plan(Forest::desc, Unfused, Positional);
 };
 
-template <class N> inline constexpr int subtree_size = tlist_size<post_order_t<N>>::value;
+template <class N> inline constexpr int subtree_size = tlist_size<post_order_t<N>>;
 
 template <class... Cs> constexpr int child_offset(int k) {
   const int sizes[] = {subtree_size<Cs>..., 0};
@@ -119,9 +120,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   // Leaves in the backend's memory (host arrays uploaded for cuda, device arrays downloaded
   // for cpu). Done before running, so a transfer never sits inside a pass.
   void stage_leaves() {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((stage_leaf<I>()), ...);
-    }(std::make_index_sequence<N>{});
+    static_for<N>([&](auto i) { stage_leaf<i>(); });
   }
 
   bool identities_agree() const { return same_typed_nodes_are_shared<Forest>(ptrs_); }
@@ -129,7 +128,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   void run() {
     try {
       stage_leaves();
-      [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
+      static_for<P.ngroups>([&](auto g) { run_group<g>(); });
     } catch (...) {
       for (auto* state : consumed_) state->store(consumed::failed);
       throw;
@@ -192,8 +191,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   template <int I> index_t map_length() {
     constexpr int nc = F.nodes[I].nchildren;
     index_t lens[nc];
-    [&]<std::size_t... K>(std::index_sequence<K...>) { ((lens[K] = length<child<I, K>>()), ...); }(
-        std::make_index_sequence<nc>{});
+    static_for<nc>([&](auto k) { lens[k] = length<child<I, k>>(); });
     index_t n = -1;
     int first = -1;
     for (int k = 0; k < nc; ++k) {
@@ -370,9 +368,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     using info = group_info<Plan, G>;
     constexpr form f = info::desc.f;
     if constexpr (f == form::point) {
-      [&]<std::size_t... K>(std::index_sequence<K...>) {
-        ((run_point<G, info::members[K]>()), ...);
-      }(std::make_index_sequence<info::size>{});
+      static_for<info::size>([&](auto k) { run_point<G, info::members[k]>(); });
       return;
     } else if constexpr (f == form::maposcanomap) {
       run_scan_group<G>();

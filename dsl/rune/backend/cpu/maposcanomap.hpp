@@ -26,7 +26,7 @@ inline bool has_segment_start(index_t b, index_t e, index_t seg) {
 // Calls run(rb, re, starts) for consecutive runs of [b, e) in which no element but the first
 // may start a segment (starts: whether it does); one run when unsegmented. The loops over a
 // run then test nothing per element (a segmented sum ran at 0.69x a hand-written OpenMP loop
-// when every element checked for a segment start: bench/results/2026-11-24-cpu-forms.md).
+// when every element checked for a segment start: bench/experiments/2026-11-24-cpu-forms.md).
 template <class Run> void for_each_run(index_t b, index_t e, index_t seg, index_t phase, Run&& run) {
   if (seg <= 0) {
     if (b < e) run(b, e, false);

@@ -1,0 +1,18 @@
+#pragma once
+// exclusive_sum_in_place(xs, n, stream): xs[i] becomes xs[0] + ... + xs[i - 1], by the
+// single-pass scan (scan_single_pass.cuh). Each tile reads its own elements before it writes
+// them, so the scan may write where it reads.
+//
+// The partitioned histogram scans its tiles' counts with it. cub::DeviceScan would do as well,
+// but its header alone cost every program that includes rune about 2 s of nvcc's time (an
+// empty program's median: 11.3 s with it, 9.2 s without; sm_90, nvcc 13.0, 2 cores), for a
+// scan rune has (bench/experiments/2026-11-25-compile-hana.md).
+#include "array_scan_io.cuh"
+#include "scan_single_pass.cuh"
+
+namespace rune::kernels {
+template <class T> void exclusive_sum_in_place(T* xs, index_t n, cudaStream_t stream) {
+  scan_single_pass<false>(n, 0, 0, true, T{0}, add<T>{}, read_values<T>{xs},
+                          store_values<T>{xs}, stream);
+}
+}  // namespace rune::kernels
