@@ -52,6 +52,22 @@ TEST_CASE("hist launch plan: nothing to do, and plain atomics") {
   CHECK(q.plain);
 }
 
+TEST_CASE("hist launch plan: hardware-atomic histograms at M = 1, S = 1 run the pass kernel, which combines hot bins") {
+  const std::vector<kn::hist_shape> hdw_bins{{4, false, true}};
+  const kn::hist_launch_plan p = kn::plan_hist_launch(1000, {global_decision(1, 1, 10)}, hdw_bins, h100_like(), two_per_sm);
+  CHECK_FALSE(p.plain);
+  CHECK(p.passes == 1);
+  CHECK(p.kernel == kn::hist_pass_kind::direct);
+  REQUIRE(p.layouts.size() == 1);
+  CHECK_FALSE(p.layouts[0].shared);
+  CHECK(p.layouts[0].M == 1);
+  CHECK(p.shared_bytes == 0);
+  // One HDW histogram beside a CAS one: the pass kernel for both.
+  const kn::hist_launch_plan q = kn::plan_hist_launch(1000, {global_decision(1, 1, 10), global_decision(1, 1, 10)},
+                                                      {{4, false, true}, {2, false, false}}, h100_like(), two_per_sm);
+  CHECK_FALSE(q.plain);
+}
+
 TEST_CASE("hist launch plan: shared copies at odd strides, locks after the bins, 16-byte regions") {
   // Three copies of 100 int bins with locks (XCG): stride 101, bins 3 x 101 x 4 = 1212 -> 1216.
   const kn::hist_launch_plan p =
