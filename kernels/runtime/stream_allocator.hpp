@@ -73,15 +73,16 @@ class scoped_memory_resource {
 class stream_free {
  public:
   explicit stream_free(cudaStream_t stream, const memory_resource& from = {}, std::size_t bytes = 0)
-      : stream_(stream), from_(from), bytes_(bytes), uses_(std::make_shared<other_uses>()) {}
+      : stream_(stream), from_(from), bytes_(bytes) {}
   cudaStream_t stream() const { return stream_; }
 
   // Marks the memory as read by work just enqueued on `other`. Only the latest use on each
   // stream is kept: work on one stream completes in order.
   void used_on(cudaStream_t other) {
     if (other == stream_) return;
-    std::lock_guard<std::mutex> lock(uses_->mutex);
-    for (auto& [s, done] : uses_->last) {
+    other_uses& uses = uses_made();
+    std::lock_guard<std::mutex> lock(uses.mutex);
+    for (auto& [s, done] : uses.last) {
       if (s != other) continue;
       RUNE_CUDA_CHECK(cudaEventRecord(done, other));
       return;
@@ -89,14 +90,15 @@ class stream_free {
     cudaEvent_t done;
     RUNE_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
     RUNE_CUDA_CHECK(cudaEventRecord(done, other));
-    uses_->last.emplace_back(other, done);
+    uses.last.emplace_back(other, done);
   }
 
   void operator()(void* p) const {
-    for (const auto& [s, done] : uses_->last) {
-      (void)cudaStreamWaitEvent(stream_, done, 0);
-      (void)cudaEventDestroy(done);
-    }
+    if (uses_)
+      for (const auto& [s, done] : uses_->last) {
+        (void)cudaStreamWaitEvent(stream_, done, 0);
+        (void)cudaEventDestroy(done);
+      }
     if (from_) from_.deallocate(p, bytes_, stream_, from_.context);
     else (void)cudaFreeAsync(p, stream_);
   }
@@ -109,7 +111,14 @@ class stream_free {
   cudaStream_t stream_;
   memory_resource from_;  // the user's (Note [The user's memory resource]), or none: the default pool
   std::size_t bytes_;
-  std::shared_ptr<other_uses> uses_;
+  std::shared_ptr<other_uses> uses_;  // made at the first use on another stream: most memory has none
+
+  other_uses& uses_made() {
+    static std::mutex making;  // two streams' first uses of one allocation may race
+    std::lock_guard<std::mutex> lock(making);
+    if (!uses_) uses_ = std::make_shared<other_uses>();
+    return *uses_;
+  }
 };
 
 // `bytes` of the default pool's device memory, usable in stream order on `stream`, freed in
