@@ -17,7 +17,7 @@
 //        pairs (a 64-bit index): the paper's XCG workload, past every CAS width but sm_90's
 //        128-bit atomicCAS, which rune uses for it (kernels/agent/atomic_update.cuh). Same CUB peer.
 // rune's time is rune::force of the genhist (the fill of fresh bins with ne included); the
-// plain time is the same force with kernels::hist_override{global, M = 1, S = 1}. The CUB
+// plain time is the same force with kernels::hist_override{plain}. The CUB
 // sort peer gets its keys and values precomputed (not timed) and sorts only ⌈log2 H⌉ bits:
 // a lower bound on what a sort-based histogram costs.
 #include <cub/device/device_histogram.cuh>
@@ -287,7 +287,7 @@ int main(int argc, char** argv) {
   int* keys = nullptr;  // the sort peers' keys; the sweep runs no sort peer
   if (!sweep) RUNE_CUDA_CHECK(cudaMalloc(&keys, n * sizeof(int)));
   std::vector<result_row> rows;
-  const kn::hist_override plain{kn::hist_override::memory::global, 1, 1};
+  const kn::hist_override plain{kn::hist_override::memory::plain};
 
   const std::string& only = opt.only;
   for (const char* cls : {"hdw", "cas", "xcg"}) {

@@ -235,7 +235,9 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
   std::array<hist_request, K>& requests = shaped.first;
   const std::vector<hist_shape>& shapes = shaped.second;
   double inspect_ms = 0;
-  std::array<hist_decision, K> decided = detail_hist::decide<Policy>(n, body, requests, o, inspect_ms, stream);
+  const bool plain_asked = o.where == hist_override::memory::plain;
+  const hist_override decide_for = plain_asked ? hist_override{hist_override::memory::global, 1, 1} : o;
+  std::array<hist_decision, K> decided = detail_hist::decide<Policy>(n, body, requests, decide_for, inspect_ms, stream);
   std::vector<double> race_factors(K);
   for (int h = 0; h < K; ++h) race_factors[h] = requests[h].race_factor;
   const auto report = [&](hist_launch_plan p) {
@@ -243,6 +245,11 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
     p.inspect_ms = inspect_ms;
     return p;
   };
+  if (plain_asked) {
+    hist_launch_plan plain = histogram_plain(n, body, stream);
+    plain.histograms.assign(decided.begin(), decided.end());
+    return report(plain);
+  }
 
   if constexpr (K == 1) {
     if (decided[0].partitioned) {

@@ -27,9 +27,12 @@ namespace rune::kernels {
 
 // Forces a memory, M or S (0: the model's). Forced values are clamped to what fits: shared M
 // to [1, B] and S up to what the shared memory needs; S at most H. Partitioned: S is the
-// number of partitions (at least what the shared memory needs), M is 1.
+// number of partitions (at least what the shared memory needs), M is 1. Plain: one global
+// atomic per update, never combined, whatever the class (histogram_plain; M and S unused):
+// the baseline the benchmark and the tests compare against. Global with M = 1, S = 1 runs
+// hardware-atomic histograms through the pass kernel (Note [Plain atomics and hot bins]).
 struct hist_override {
-  enum class memory { model, shared, global, partitioned } where = memory::model;
+  enum class memory { model, shared, global, partitioned, plain } where = memory::model;
   std::int64_t M = 0;
   std::int64_t S = 0;
   // Run the sampling race-factor inspector (dispatch/hist_inspector.cuh) when a histogram

@@ -31,13 +31,14 @@ const kn::hist_override paths[] = {
     {where::shared, 1, 1},     // one sub-histogram per block
     {where::shared, 7, 3},     // strided sub-histograms, three passes
     {where::shared, 1024, 0},  // a sub-histogram per thread, S from what fits
-    {where::global, 1, 1},     // plain atomics on the bins
+    {where::global, 1, 1},     // M = 1 in global memory: the pass kernel for HDW, plain atomics otherwise
     {where::global, 5, 3},     // global sub-histograms, three passes
     {where::global, 1, 2},     // the destination only, two passes
     {where::global, 64, 1},
     {where::global, 200, 2},   // more copies than one combine thread folds: grouped, atomic combine
     {where::partitioned, 0, 1},  // counted, scattered, one partition of every bin
     {where::partitioned, 0, 3},  // three partitions (Note [Partitioned histograms])
+    {where::plain, 0, 0},        // one global atomic per update, every class
 };
 // The slowest checks run as one test case per path (TEST_CASE_TEMPLATE over path_number):
 // scripts/gpu-racecheck deals test cases to parallel shards, and one case running all nine
@@ -48,8 +49,8 @@ template <int P> struct path_number {
 };
 #define RUNE_HIST_PATH_NUMBERS                                                                                    \
   path_number<0>, path_number<1>, path_number<2>, path_number<3>, path_number<4>, path_number<5>, path_number<6>, \
-      path_number<7>, path_number<8>, path_number<9>, path_number<10>
-static_assert(std::size(paths) == 11, "RUNE_HIST_PATH_NUMBERS names every path");
+      path_number<7>, path_number<8>, path_number<9>, path_number<10>, path_number<11>
+static_assert(std::size(paths) == 12, "RUNE_HIST_PATH_NUMBERS names every path");
 template <class P> std::span<const kn::hist_override> only_path() { return {&paths[P::value], 1}; }
 
 // A sub-histogram per thread (paths[3], M = the block's threads) leaves 56 int bins a pass in
@@ -71,6 +72,7 @@ std::string name_of(const kn::hist_override& o) {
   const char* w = o.where == where::model ? "model"
                   : o.where == where::shared ? "shared"
                   : o.where == where::global ? "global"
+                  : o.where == where::plain  ? "plain"
                                              : "partitioned";
   return std::string(w) + " M=" + std::to_string(o.M) + " S=" + std::to_string(o.S);
 }
@@ -90,6 +92,7 @@ std::vector<T> reference(index_t bins, const std::vector<I>& is, const std::vect
 // partitioned pass takes, so it runs in global memory instead.
 const kn::hist_override paths_for_many_bins[] = {
     {}, {where::shared, 1, 1}, {where::global, 1, 1}, {where::global, 5, 3}, {where::global, 1, 2}, {where::partitioned, 0, 0},
+    {where::plain, 0, 0},
 };
 
 template <class T, class Op, class I, class Paths = decltype(paths)>
