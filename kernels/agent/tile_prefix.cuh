@@ -11,11 +11,12 @@
 // TilePrefixCallbackOp there, on the same inputs, alternating. H100, best of three rounds of a
 // median of 21 (ms, rune's / CUB's): int32 sums of 1e6 0.0129 / 0.0205, of 1e8 0.278 / 0.352;
 // int64 1e6 0.0161 / 0.0219, 1e8 0.577 / 0.580; int8 1e6 0.0134 / 0.0204, 1e8 0.140 / 0.187.
-// rune's is kept: its status words need no initializing kernel before each scan (epochs,
-// runtime/tile_state.hpp), which is most of the gap at 1e6, and its window is reduced by
-// shuffles with the segment flag in the same word, where CUB's waits with a delay and
-// reduces through shared memory. It also stops at segment starts, which CUB's protocol has no
-// word for.
+// rune's is kept. How the gap splits was not measured; what differs: CUB's status words are
+// initialized by a kernel before each scan, where rune's carry an epoch and need none
+// (runtime/tile_state.hpp); CUB reduces its window with a tail-segmented warp reduction and
+// its own delays between polls, rune with a ballot, an ordered shuffle reduction and
+// __nanosleep; and CUB's status has no flag for a segment start, at which rune's look-back
+// stops.
 #include <cuda_runtime.h>
 
 #include <cub/util_ptx.cuh>
