@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "../counters.hpp"
-#include "../detail/static_for.hpp"
 #include "../errors.hpp"
 #include "../device_value.hpp"
 #include "../fusion/driver.hpp"
@@ -120,7 +119,9 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   // Leaves in the backend's memory (host arrays uploaded for cuda, device arrays downloaded
   // for cpu). Done before running, so a transfer never sits inside a pass.
   void stage_leaves() {
-    static_for<N>([&](auto i) { stage_leaf<i>(); });
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((stage_leaf<I>()), ...);
+    }(std::make_index_sequence<N>{});
   }
 
   bool identities_agree() const { return same_typed_nodes_are_shared<Forest>(ptrs_); }
@@ -128,7 +129,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   void run() {
     try {
       stage_leaves();
-      static_for<P.ngroups>([&](auto g) { run_group<g>(); });
+      [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
     } catch (...) {
       for (auto* state : consumed_) state->store(consumed::failed);
       throw;
@@ -191,7 +192,8 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   template <int I> index_t map_length() {
     constexpr int nc = F.nodes[I].nchildren;
     index_t lens[nc];
-    static_for<nc>([&](auto k) { lens[k] = length<child<I, k>>(); });
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((lens[K] = length<child<I, K>>()), ...); }(
+        std::make_index_sequence<nc>{});
     index_t n = -1;
     int first = -1;
     for (int k = 0; k < nc; ++k) {
@@ -368,7 +370,9 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     using info = group_info<Plan, G>;
     constexpr form f = info::desc.f;
     if constexpr (f == form::point) {
-      static_for<info::size>([&](auto k) { run_point<G, info::members[k]>(); });
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        ((run_point<G, info::members[K]>()), ...);
+      }(std::make_index_sequence<info::size>{});
       return;
     } else if constexpr (f == form::maposcanomap) {
       run_scan_group<G>();
