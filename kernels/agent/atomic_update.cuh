@@ -2,8 +2,9 @@
 // *bin = op(*bin, v) atomically on the device, by the paper's atomic classes (SC20 III-B):
 //   HDW  a hardware atomic for the known operator and type (add, min, max, and, or, xor);
 //   CAS  a compare-and-swap loop on the value's bits, for 4-, 8- and 16-byte values (sm_90's
-//        128-bit atomicCAS; the bins must be 16-byte aligned), and for 1- and 2-byte values
-//        through the aligned 32-bit word that holds them;
+//        128-bit atomicCAS; the bins must be 16-byte aligned; a lock below sm_90: Note [16-byte
+//        bins before sm_90]), and for 1- and 2-byte values through the aligned 32-bit word that
+//        holds them;
 //   XCG  a lock per bin for everything else, the critical section inside the branch that
 //        acquired the lock (SIMT-safe), released with a fence and an atomic store.
 // A CAS update whose result has the bits the bin held (a saturated sum, a max that does not
@@ -78,6 +79,33 @@ template <class T, class W> __device__ T value_of_bits(W w) {
   return x;
 }
 
+template <bool BlockScope = false, class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock);
+
+// Note [16-byte bins before sm_90]
+// The 128-bit atomicCAS that updates a 16-byte bin (argmax over (index, value) pairs) exists
+// from compute capability 9.0. Built for an older target, such a bin is updated under a lock
+// instead: one of a fixed table of locks in global memory, picked by a hash of the bin's
+// address, with XCG's critical section (inside the acquiring branch, fenced on both sides).
+// The class stays CAS on every target, so the host's plan, the model and the bins' layout do
+// not depend on which architecture's code the driver loads (the host cannot know). Two bins
+// that share a lock only wait for each other. A bin in shared memory takes a global lock too,
+// hashed with its block's index: only its own block touches it, and blocks' copies at the same
+// shared address then mostly take different locks. Every update of a 16-byte CAS bin goes
+// through cas_update, so on those targets every one of them holds the bin's lock. Slower than
+// the 128-bit CAS, which is why the sm_90 path stays; correct on every architecture CUDA 13
+// builds for. The table is a static variable of each program's device code (zero when loaded;
+// a lock is zero again when released).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+inline constexpr unsigned wide_bin_lock_bits = 14;
+__device__ inline int* wide_bin_lock(const void* bin) {
+  static int locks[1u << wide_bin_lock_bits];
+  unsigned long long key = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(bin) >> 4);
+  if (__isShared(bin))
+    key ^= (1ull + blockIdx.x + gridDim.x * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z)) << 32;
+  return &locks[(key * 0x9E3779B97F4A7C15ull) >> (64 - wide_bin_lock_bits)];
+}
+#endif
+
 // The 16 bytes a 128-bit atomicCAS swaps (it requires 16-byte alignment of its type).
 struct alignas(16) cas_word16 {
   unsigned long long lo, hi;
@@ -97,7 +125,7 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
     } while (old != assumed);
   } else if constexpr (sizeof(T) == 16) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    static_assert(sizeof(T) != 16, "rune::genhist: 16-byte bins update with sm_90's 128-bit atomicCAS; build for sm_90");
+    xcg_update(op, bin, v, wide_bin_lock(bin));  // Note [16-byte bins before sm_90]
 #else
     auto* p = reinterpret_cast<cas_word16*>(bin);
     // The first guess reads two 8-byte halves, each single-copy atomic: a torn guess costs a
@@ -167,7 +195,7 @@ template <bool BlockScope = false> __device__ void xcg_fence() {
   if constexpr (BlockScope) __threadfence_block();
   else __threadfence();
 }
-template <bool BlockScope = false, class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock) {
+template <bool BlockScope, class Op, class T> __device__ void xcg_update(const Op& op, T* bin, T v, int* lock) {
   bool done = false;
   while (!done) {
     if (atomicCAS(lock, 0, 1) == 0) {

@@ -46,12 +46,13 @@ namespace rune::kernels {
 
 // The model's device row, read off the device: L the opt-in shared memory per block, the L2,
 // T_hw = SMs x threads per SM, B the policy's block size; `line` is the model's constant; the
-// constants measured on the H100 (sm_90, the one architecture tuned so far).
+// constants of the device's compute capability (Note [Tuned and generic rows]).
 template <class Policy> tuning::hist_device current_hist_device() {
   const device_properties& d = current_device_properties();
-  return {"current", static_cast<double>(d.shared_per_block_optin), static_cast<double>(d.l2_bytes),
+  const tuning::hist_tuning_row row = tuning::hist_tuning_for(d.cc_major);
+  return {row.name, static_cast<double>(d.shared_per_block_optin), static_cast<double>(d.l2_bytes),
           static_cast<std::int64_t>(d.sm_count) * d.max_threads_per_sm, Policy::block_threads,
-          tuning::hist_h100.l2_line_bytes, tuning::hist_h100.tuning};
+          tuning::hist_h100.l2_line_bytes, row.constants};
 }
 
 namespace detail_hist {

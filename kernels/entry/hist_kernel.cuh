@@ -5,13 +5,16 @@
 #include "../agent/hist_partition_agent.cuh"
 #include "../agent/hist_partition_pass_agent.cuh"
 #include "../agent/hist_sample_agent.cuh"
+#include "../tuning/arch_limits.hpp"
 
 namespace rune::kernels {
 
 template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct>
-__global__ void __launch_bounds__(Policy::block_threads, Kind == hist_pass_kind::batched_cas
-                                                             ? Policy::min_blocks_per_sm_batched
-                                                             : Policy::min_blocks_for(hist_body_weight<Body>()))
+__global__ void __launch_bounds__(Policy::block_threads,
+                                  resident_blocks_bound(Policy::block_threads,
+                                                        Kind == hist_pass_kind::batched_cas
+                                                            ? Policy::min_blocks_per_sm_batched
+                                                            : Policy::min_blocks_for(hist_body_weight<Body>())))
     hist_pass_kernel(index_t n, Body body, hist_pass_params<Body::histograms> p) {
   hist_agent<Policy, Body, Kind>{body, p, n}.run();
 }
@@ -25,7 +28,8 @@ __global__ void __launch_bounds__(Policy::combine_threads)
 // A partitioned histogram (Note [Partitioned histograms]): the scatter, then the pass over
 // the partitioned updates.
 template <class Policy, class Body, class Offset>
-__global__ void __launch_bounds__(Policy::partition_threads, Policy::partition_scatter_blocks_per_sm)
+__global__ void __launch_bounds__(Policy::partition_threads,
+                                  resident_blocks_bound(Policy::partition_threads, Policy::partition_scatter_blocks_per_sm))
     hist_partition_scatter_kernel(index_t n, Body body, hist_partitions<Offset> parts) {
   hist_partition_agent<Policy, Body, Offset>{body, parts, n}.scatter(hist_shared_memory());
 }

@@ -1,11 +1,13 @@
 #pragma once
 // __global__ shell of the single-pass maposcanomap: a persistent grid taking tiles in order.
 #include "../agent/scan_agent.cuh"
+#include "../tuning/arch_limits.hpp"
 
 namespace rune::kernels {
 
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
-__global__ void __launch_bounds__(Policy::block_threads, Policy::template min_blocks_for<T, G>())
+__global__ void __launch_bounds__(Policy::block_threads,
+                                  resident_blocks_bound(Policy::block_threads, Policy::template min_blocks_for<T, G>()))
     scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, T ne, Op op, F f, G g,
                 typename scan_agent<Policy, Segmented, T, Op, F, G, R>::look_back_state st, R r) {
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;

@@ -191,6 +191,23 @@ inline constexpr hist_constants hist_h100_constants{.max_shared_passes = {4, 1, 
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
 inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
 
+// Note [Tuned and generic rows]
+// The GPU a force runs on feeds the model its own L, L2 and T_hw, read at run time
+// (dispatch/histogram.cuh); only the constants are a table. The H100's apply to compute
+// capability 9.x (the H200 has the same SM). A device of another capability takes the generic
+// row, which holds the same values, since no other device has been measured: each constant weighs
+// one path against another on one device (shared against global atomics, a partition pass
+// against L2 atomics), which the NVIDIA SMs since sm_75 order alike, if not by the same margin.
+// rune-plan names the row it used; the paper's own constants, measured on an sm_75, are its
+// rtx2080ti row.
+struct hist_tuning_row {
+  std::string_view name;
+  hist_constants constants;
+};
+constexpr hist_tuning_row hist_tuning_for(int cc_major) {
+  return cc_major == 9 ? hist_tuning_row{"h100", hist_h100_constants} : hist_tuning_row{"generic", hist_h100_constants};
+}
+
 constexpr std::optional<hist_device> find_hist_device(std::string_view name) {
   for (const hist_device& d : hist_devices)
     if (d.name == name) return d;

@@ -216,7 +216,8 @@ struct hist_policy_sm90 {
   static constexpr int bytes_per_thread = 96;   // of the body's `loaded` (padding and empty leaves included)
   static constexpr int items_per_thread_heavy = 4;
   static constexpr int items_per_thread_locked = 2;
-  static constexpr int min_blocks_per_sm = 2;      // __launch_bounds__: 2 x 1024 = the SM's 2048 threads
+  static constexpr int min_blocks_per_sm = 2;      // __launch_bounds__: 2 x 1024 = an sm_90 SM's 2048 threads
+                                                   // (fewer where an SM holds fewer: tuning/arch_limits.hpp)
   static constexpr int min_blocks_per_sm_locked = 1;  // also for fused bodies (k > 1)
   // A batched CAS pass (Note [Batched compare-and-swap]) holds a tile's bins, values and seen
   // words: 55 registers at 8 items, one block per SM (at 32 registers it spilled 168 bytes).

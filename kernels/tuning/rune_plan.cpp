@@ -307,14 +307,16 @@ int run_hist(const std::vector<std::string>& args) {
     const current_limits cur = read_current_device();
     static std::string name;
     name = cur.name;
+    const hist_tuning_row row = hist_tuning_for(cur.cc_major);  // Note [Tuned and generic rows]
     dev = hist_device{name,
                       static_cast<double>(cur.shared_per_block_optin),
                       static_cast<double>(cur.l2_bytes),
                       cur.sm_count * cur.threads_per_sm,
                       cur.threads_per_block,
                       hist_h100.l2_line_bytes,
-                      hist_h100.tuning};  // measured on the H100 (sm_90), the one device tuned so far
-    std::printf("%s\n", describe(cur).c_str());
+                      row.constants};
+    std::printf("%s\nconstants: the %.*s row\n", describe(cur).c_str(), static_cast<int>(row.name.size()),
+                row.name.data());
   } else {
     dev = find_hist_device(device);
     if (!dev) throw bad_arguments{"unknown --device '" + device + "' for hist (expected rtx2080ti, h100 or current)"};

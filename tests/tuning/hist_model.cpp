@@ -281,6 +281,27 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
   }
 
+  TEST_CASE("hist model: the H100's constants for compute capability 9.x, the generic row elsewhere") {
+    for (int major : {9}) {
+      CHECK(tuning::hist_tuning_for(major).name == "h100");
+      CHECK(tuning::hist_tuning_for(major).constants.max_partitions.cas == tuning::hist_h100_constants.max_partitions.cas);
+    }
+    for (int major : {7, 8, 10, 12}) {
+      const tuning::hist_tuning_row row = tuning::hist_tuning_for(major);
+      CHECK(row.name == "generic");
+      CHECK(row.constants.max_shared_passes.hdw == tuning::hist_h100_constants.max_shared_passes.hdw);
+      CHECK(row.constants.min_updates_per_bin == tuning::hist_h100_constants.min_updates_per_bin);
+    }
+    // The row's constants with an A100's own dimensions (164 KiB of opt-in shared memory per
+    // block, 40 MiB of L2, 108 SMs of 2048 threads): one shared pass for 24-bit CAS at
+    // H = 32768, partitions at H = 393216.
+    const tuning::hist_device a100{"generic", 163.0 * 1024, 40.0 * 1024 * 1024, 108 * 2048, 1024, 64,
+                                   tuning::hist_tuning_for(8).constants};
+    CHECK(tuning::hist_model(problem(32768, 1, atomic_class::cas, int_bytes), a100).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::cas, int_bytes), a100).run ==
+          tuning::hist_memory::partitioned);
+  }
+
   TEST_CASE("hist model: bad problems are usage errors") {
     const auto& d = tuning::hist_rtx2080ti;
     CHECK_THROWS_AS(tuning::hist_model(problem(0, 1, atomic_class::hdw, 4), d), std::invalid_argument);

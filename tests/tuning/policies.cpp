@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <rune/detail/row.hpp>
+#include <rune/kernels/tuning/arch_limits.hpp>
 #include <rune/kernels/tuning/policies.hpp>
 
 namespace kn = rune::kernels;
@@ -132,4 +133,14 @@ TEST_CASE("rows of loaded values count the bytes their members read, not sizeof"
   CHECK(kn::bytes_loaded<row<row<std::int32_t, nothing>, std::int32_t>>() == 8);
   CHECK(kn::bytes_loaded<row<nothing, nothing>>() == 0);
   CHECK(kn::bytes_loaded<row<wrapped_int8, std::int16_t>>() == 3);
+}
+
+TEST_CASE("launch bounds: the policy's minimum of resident blocks, clamped to what an SM holds") {
+  // The host pass (where __launch_bounds__ does nothing) counts an sm_90 SM's 2048 threads;
+  // device passes for smaller SMs clamp (Note [Launch bounds on every architecture]).
+  static_assert(kn::arch_threads_per_sm() == 2048);
+  CHECK(kn::resident_blocks_bound(1024, 2) == 2);
+  CHECK(kn::resident_blocks_bound(128, 8) == 8);
+  CHECK(kn::resident_blocks_bound(1024, 4) == 2);
+  CHECK(kn::resident_blocks_bound(1024, 0) == 1);
 }
