@@ -7,8 +7,6 @@
 // the scan and the sum are also measured against the standard library's parallel algorithms
 // (std::execution::par, libstdc++'s TBB backend, held to the same thread count).
 //   bench_cpu_forms [--n 100000000] [--runs 5] [--csv file]
-#include <omp.h>
-
 #if defined(RUNE_BENCH_WITH_TBB)
 #include <execution>
 #include <numeric>
@@ -16,16 +14,12 @@
 #include <tbb/global_control.h>
 #endif
 
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <functional>
 #include <random>
-#include <string>
 #include <vector>
 
 #include <rune/rune.hpp>
+
+#include "cpu_side_by_side.hpp"
 
 namespace {
 struct low_byte {
@@ -37,32 +31,6 @@ struct one {
 struct positive {
   bool operator()(int x) const { return x > 0; }
 };
-
-double ms_of(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Chunk [b, e) of thread t of nt over n.
-std::pair<long long, long long> chunk(long long n, int t, int nt) { return {n * t / nt, n * (t + 1) / nt}; }
-
-void omp_scan(const int* x, int* out, long long n) {
-  std::vector<int> partial(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
-#pragma omp parallel
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const auto [b, e] = chunk(n, t, nt);
-    int acc = 0;
-    for (long long i = b; i < e; ++i) acc += x[i];
-    partial[static_cast<std::size_t>(t) + 1] = acc;
-#pragma omp barrier
-#pragma omp single
-    for (int k = 1; k <= nt; ++k) partial[static_cast<std::size_t>(k)] += partial[static_cast<std::size_t>(k) - 1];
-    acc = partial[static_cast<std::size_t>(t)];
-    for (long long i = b; i < e; ++i) out[i] = acc += x[i];
-  }
-}
 
 void omp_segmented_scan(const int* x, int* out, long long n, long long seg) {
 #pragma omp parallel for schedule(static)
@@ -89,7 +57,7 @@ long long omp_filter(const int* x, int* out, long long n) {
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const auto [b, e] = chunk(n, t, nt);
+    const auto [b, e] = bench::chunk(n, t, nt);
     long long c = 0;
     for (long long i = b; i < e; ++i) c += x[i] > 0;
     count[static_cast<std::size_t>(t) + 1] = c;
@@ -112,14 +80,8 @@ long long omp_sum(const int* x, long long n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  long long n = 100'000'000;
-  int runs = 5;
-  const char* csv = nullptr;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--n")) n = static_cast<long long>(std::strtod(argv[i + 1], nullptr));
-    else if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
-  }
+  const bench::cpu_options opt = bench::parse_cpu_options(argc, argv);
+  const long long n = opt.n;
   std::vector<int> host(static_cast<std::size_t>(n));
   std::mt19937 gen(7);
   std::uniform_int_distribution<int> d(-1000, 1000);
@@ -128,25 +90,10 @@ int main(int argc, char** argv) {
   std::vector<int> out(static_cast<std::size_t>(n)), bins(256);
   const int* x = host.data();
 
-  struct row {
-    const char* form;
-    double rune_ms, peer_ms;
-  };
-  std::vector<row> rows;
-  auto measure = [&](const char* form, const std::function<void()>& r, const std::function<void()>& p) {
-    r();
-    p();
-    std::vector<double> a, b;
-    for (int k = 0; k < runs; ++k) {
-      a.push_back(ms_of(r));
-      b.push_back(ms_of(p));
-    }
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-    rows.push_back({form, a[a.size() / 2], b[b.size() / 2]});
-  };
+  bench::side_by_side rows(opt);
+  auto measure = [&](const char* form, const auto& r, const auto& p) { rows.measure(form, r, p); };
   measure("inclusive scan", [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
-          [&] { omp_scan(x, out.data(), n); });
+          [&] { bench::omp_scan(x, out.data(), n); });
   measure("segmented scan (1000)", [&] { (void)rune::force(rune::segmented_scan(rune::plus{}, 0, 1000, xs), rune::on_cpu); },
           [&] { omp_segmented_scan(x, out.data(), n, 1000); });
   measure("histogram 256 bins", [&] {
@@ -168,15 +115,5 @@ int main(int argc, char** argv) {
   }
 #endif
 
-  std::printf("cpu forms: n = %lld int32, %d threads, median of %d alternating runs\n", n, omp_get_max_threads(), runs);
-  std::printf("%-24s %10s %10s %12s\n", "form", "rune ms", "peer ms", "peer / rune");
-  for (const row& r : rows) std::printf("%-24s %10.2f %10.2f %12.2f\n", r.form, r.rune_ms, r.peer_ms, r.peer_ms / r.rune_ms);
-  if (csv) {
-    if (FILE* f = std::fopen(csv, "a")) {
-      for (const row& r : rows)
-        std::fprintf(f, "%lld,%d,%s,%.3f,%.3f,%.3f\n", n, omp_get_max_threads(), r.form, r.rune_ms, r.peer_ms,
-                     r.peer_ms / r.rune_ms);
-      std::fclose(f);
-    }
-  }
+  rows.report("cpu forms", "peer");
 }
