@@ -369,7 +369,7 @@ static rune_tree finish(construction c, const rune::array<float>& points, const 
 }
 
 // The passes of a fused construction: start, 3 + a sort per level, finish.
-static int fused_passes(const problem& p) { return 1 + p.shape.levels * (3 + radix::fused_passes) + 1; }
+static int fused_passes(const problem& p) { return 1 + p.shape.levels * (3 + radix::fused_passes<>) + 1; }
 
 // `plan` (if given) gets the plans of the start, of the first level and of the finish appended.
 static rune_tree build_with_rune(const rune::array<float>& points, const problem& p, bool unfused,

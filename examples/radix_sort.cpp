@@ -12,6 +12,9 @@
 // 17 passes in all; unfused, every node of every step is a pass of its own. The keys' sign
 // bit is flipped (radix_sort_int), so negative numbers come first.
 //
+// The same rows are sorted again with 4-bit digits (8 steps of 16-tuples: half the passes,
+// four times the bytes the scan carries), the version a user would write to cut the passes.
+//
 // The check: every row equals std::sort of the row. In the GPU build, CUB sorts the same rows
 // in the same process (DeviceSegmentedRadixSort::SortKeys and DeviceSegmentedSort::SortKeys,
 // both checked) and the example prints their times beside rune's.
@@ -50,10 +53,11 @@ static void check_rows(const char* what, const std::vector<std::int32_t>& got, c
   });
 }
 
+template <int Bits = 2>
 static rune::array<std::int32_t> sort_rows(const rune::array<std::int32_t>& xs, matrix_shape shape, bool unfused,
                                            std::string* plan = nullptr) {
   // xs stays with the caller (the next run sorts it again), so step 1 writes into a copy.
-  return radix::sort_segments(xs, static_cast<rune::index_t>(shape.len), radix::int32_key{}, unfused, plan);
+  return radix::sort_segments<Bits>(xs, static_cast<rune::index_t>(shape.len), radix::int32_key{}, unfused, plan);
 }
 
 #ifdef __CUDACC__
@@ -132,16 +136,28 @@ int main(int argc, char** argv) {
   std::string plan;
   const int fused_passes = example::passes_of([&] { sort_rows(xs, shape, false, &plan); });
   const int unfused_passes = example::passes_of([&] { sort_rows(xs, shape, true); });
-  if (fused_passes != radix::fused_passes)
+  if (fused_passes != radix::fused_passes<>)
     example::mismatch("radix_sort", "a fused sort ran " + std::to_string(fused_passes) + " passes, not " +
-                                        std::to_string(radix::fused_passes));
+                                        std::to_string(radix::fused_passes<>));
+
+  // The same sort with 4-bit digits: 8 steps of 16-tuples (segmented_radix_sort.hpp).
+  rune::array<std::int32_t> wide;
+  const double wide_ms = example::median_ms(opt.runs, [&] { wide = sort_rows<4>(xs, shape, false); });
+  check_rows("fused, 4-bit digits", wide.to_vector(), sorted, shape);
+  const int wide_passes = example::passes_of([&] { sort_rows<4>(xs, shape, false); });
+  if (wide_passes != radix::fused_passes<4>)
+    example::mismatch("radix_sort", "a fused sort of 4-bit digits ran " + std::to_string(wide_passes) +
+                                        " passes, not " + std::to_string(radix::fused_passes<4>));
 
   std::printf("radix_sort: %zu rows x %zu int32, %d steps of %d bits: every row matches std::sort\n", shape.rows,
-              shape.len, radix::steps, radix::digit_bits);
+              shape.len, radix::digit_width<2>::steps, radix::digit_width<2>::bits);
   example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
+  std::printf("  fused, %d steps of %d bits: %.3f ms, %d passes (%.2fx the %d-bit sort's time)\n",
+              radix::digit_width<4>::steps, radix::digit_width<4>::bits, wide_ms, wide_passes, wide_ms / fused_ms,
+              radix::digit_width<2>::bits);
 #ifdef __CUDACC__
-  if (example::peers_can_run(xs)) run_cub_peers(xs, shape, sorted, opt.runs, fused_ms);
+  if (example::peers_can_run(xs)) run_cub_peers(xs, shape, sorted, opt.runs, std::min(fused_ms, wide_ms));
 #endif
-  std::printf("the digit counts, then one of the %d steps:\n%s", radix::steps, plan.c_str());
+  std::printf("the digit counts, then one of the %d steps:\n%s", radix::digit_width<2>::steps, plan.c_str());
   return 0;
 }

@@ -26,6 +26,12 @@
 // destination, even when its indices are a permutation and every element gets overwritten:
 // a `permute(is, vs)` (or an uninitialized destination) would spare the copies below.
 //
+// Wider digits: `Bits` (2, the thesis's, by default) is a parameter. With 4 bits a step the
+// sort takes 8 steps instead of 16 (1 + 8 passes), each scanning 16-tuples of counts (64
+// bytes an element) instead of 4-tuples: half the passes over the data, four times the bytes
+// the scan carries per element. radix_sort.cpp runs both; 8-bit digits would make the scanned
+// element a kilobyte.
+//
 // scatter consumes its destination (Futhark's uniqueness): an array nobody else holds is
 // written in place, one that someone still holds is copied first. Step s writes into the
 // buffer that step s - 2 wrote, dead by then. The first two steps have no such buffer: step 0
@@ -40,32 +46,37 @@
 
 namespace radix {
 
-inline constexpr int digit_bits = 2;
-inline constexpr int digits = 1 << digit_bits;
-inline constexpr int steps = 32 / digit_bits;
+// The digits of a step: Bits bits of the key, 32 / Bits steps.
+template <int Bits> struct digit_width {
+  static_assert(32 % Bits == 0, "radix: the digit width must divide 32");
+  static constexpr int bits = Bits;
+  static constexpr int digits = 1 << Bits;
+  static constexpr int steps = 32 / Bits;
+};
 
-// The thesis's 4-tuple: how many elements of each digit a stretch of a segment holds.
-struct digit_counts {
-  std::int32_t of[digits];
+// The thesis's 4-tuple (for 2-bit digits): how many elements of each digit a stretch of a
+// segment holds.
+template <int Digits> struct digit_counts {
+  std::int32_t of[Digits];
 };
 
 // The thesis's `pairwise (+)`.
-struct add_counts {
-  RUNE_FN digit_counts operator()(const digit_counts& a, const digit_counts& b) const {
-    digit_counts sum{};
-    for (int d = 0; d < digits; ++d) sum.of[d] = a.of[d] + b.of[d];
+template <int Digits> struct add_counts {
+  RUNE_FN digit_counts<Digits> operator()(const digit_counts<Digits>& a, const digit_counts<Digits>& b) const {
+    digit_counts<Digits> sum{};
+    for (int d = 0; d < Digits; ++d) sum.of[d] = a.of[d] + b.of[d];
     return sum;
   }
 };
 
-RUNE_FN inline int digit_of(std::uint32_t key, int step) {
-  return static_cast<int>((key >> (digit_bits * step)) & (digits - 1));
+template <class W> RUNE_FN inline int digit_of(std::uint32_t key, int step) {
+  return static_cast<int>((key >> (W::bits * step)) & (W::digits - 1));
 }
 
 // c.of[d] by selection, not by a computed index, so the tuple stays in registers on a GPU.
-RUNE_FN inline std::int32_t count_of(const digit_counts& c, int d) {
+template <int Digits> RUNE_FN inline std::int32_t count_of(const digit_counts<Digits>& c, int d) {
   std::int32_t v = 0;
-  for (int k = 0; k < digits; ++k) v = k == d ? c.of[k] : v;
+  for (int k = 0; k < Digits; ++k) v = k == d ? c.of[k] : v;
   return v;
 }
 
@@ -75,25 +86,27 @@ struct int32_key {  // flips the sign bit, as the thesis's radix_sort_int
 };
 
 // Where the counts of (segment, step) start in the histogram of digit_counts_of_every_step.
-RUNE_FN inline rune::index_t counts_at(rune::index_t segment, int step) { return (segment * steps + step) * digits; }
+template <class W> RUNE_FN inline rune::index_t counts_at(rune::index_t segment, int step) {
+  return (segment * W::steps + step) * W::digits;
+}
 
 // Pass 1: how many elements of each digit every segment holds, for every step: a histogram of
 // segments * steps * digits bins over iota(n * steps), element e standing for (element
 // e / steps, step e % steps). `plan` (if given) gets the plan appended.
-template <class T, class KeyOf>
+template <class W, class T, class KeyOf>
 rune::array<std::int32_t> digit_counts_of_every_step(const rune::array<T>& xs, rune::index_t len, KeyOf key_of,
                                                      bool unfused, std::string* plan) {
   const rune::index_t n = xs.size();
   const auto x = xs.view();
   auto bin = rune::map(
       [=] RUNE_FN (rune::index_t e) -> rune::index_t {
-        const rune::index_t i = e / steps;
-        const int step = static_cast<int>(e % steps);
-        return counts_at(i / len, step) + digit_of(key_of(x[i]), step);
+        const rune::index_t i = e / W::steps;
+        const int step = static_cast<int>(e % W::steps);
+        return counts_at<W>(i / len, step) + digit_of<W>(key_of(x[i]), step);
       },
-      rune::iota(n * steps));
-  auto counts = rune::genhist(n / len * steps * digits, rune::plus{}, std::int32_t{0}, bin,
-                              rune::replicate(n * steps, std::int32_t{1}));
+      rune::iota(n * W::steps));
+  auto counts = rune::genhist(n / len * W::steps * W::digits, rune::plus{}, std::int32_t{0}, bin,
+                              rune::replicate(n * W::steps, std::int32_t{1}));
   static_assert(rune::plan_of<decltype(counts)>::passes == 1, "a map into genhist: one histomap pass");
   if (plan != nullptr) *plan += rune::explain(counts);
   return unfused ? rune::force(counts, rune::unfused) : rune::force(counts);
@@ -101,24 +114,24 @@ rune::array<std::int32_t> digit_counts_of_every_step(const rune::array<T>& xs, r
 
 // One step: xs with every segment stably partitioned by digit `step` of its keys, written
 // into `dest`. `plan` (if given) gets the plan appended.
-template <class T, class KeyOf>
+template <class W, class T, class KeyOf>
 rune::array<T> sort_step(const rune::array<T>& xs, rune::array<T> dest, const rune::array<std::int32_t>& counts, int step,
                          rune::index_t len, KeyOf key_of, bool unfused, std::string* plan) {
   const auto count = counts.view();
-  auto digit = rune::map([=] RUNE_FN (T x) -> std::int32_t { return digit_of(key_of(x), step); }, xs);
+  auto digit = rune::map([=] RUNE_FN (T x) -> std::int32_t { return digit_of<W>(key_of(x), step); }, xs);
   auto flags = rune::map(
-      [] RUNE_FN (std::int32_t d) -> digit_counts {
-        digit_counts one{};
-        for (int k = 0; k < digits; ++k) one.of[k] = k == d ? 1 : 0;
+      [] RUNE_FN (std::int32_t d) -> digit_counts<W::digits> {
+        digit_counts<W::digits> one{};
+        for (int k = 0; k < W::digits; ++k) one.of[k] = k == d ? 1 : 0;
         return one;
       },
       digit);
-  auto offsets = rune::segmented_scan(add_counts{}, digit_counts{}, len, flags);
+  auto offsets = rune::segmented_scan(add_counts<W::digits>{}, digit_counts<W::digits>{}, len, flags);
   auto target = rune::map(
-      [=] RUNE_FN (digit_counts seen, std::int32_t d, rune::index_t i) -> rune::index_t {
-        const rune::index_t segment = i / len, at = counts_at(segment, step);
+      [=] RUNE_FN (digit_counts<W::digits> seen, std::int32_t d, rune::index_t i) -> rune::index_t {
+        const rune::index_t segment = i / len, at = counts_at<W>(segment, step);
         rune::index_t smaller_digits = 0;
-        for (int k = 0; k < digits; ++k) smaller_digits += k < d ? count[at + k] : 0;
+        for (int k = 0; k < W::digits; ++k) smaller_digits += k < d ? count[at + k] : 0;
         return segment * len + smaller_digits + count_of(seen, d) - 1;
       },
       offsets, digit, rune::iota(xs.size()));
@@ -129,20 +142,21 @@ rune::array<T> sort_step(const rune::array<T>& xs, rune::array<T> dest, const ru
   return unfused ? rune::force(moved, rune::unfused) : rune::force(moved);
 }
 
-// The passes one fused sort runs: the histogram, then one per step.
-inline constexpr int fused_passes = 1 + steps;
+// The passes one fused sort with Bits-bit digits runs: the histogram, then one per step.
+template <int Bits = 2> inline constexpr int fused_passes = 1 + digit_width<Bits>::steps;
 
-// Sorts every segment of `len` elements of xs by key_of (n a multiple of len). xs is
-// consumed: move it in to let step 1 write over it. `plan` (if given) gets the plans of the
-// histogram and of one step appended.
-template <class T, class KeyOf>
+// Sorts every segment of `len` elements of xs by key_of (n a multiple of len), Bits bits a
+// step. xs is consumed: move it in to let step 1 write over it. `plan` (if given) gets the
+// plans of the histogram and of one step appended.
+template <int Bits = 2, class T, class KeyOf>
 rune::array<T> sort_segments(rune::array<T> xs, rune::index_t len, KeyOf key_of, bool unfused,
                              std::string* plan = nullptr) {
-  const rune::array<std::int32_t> counts = digit_counts_of_every_step(xs, len, key_of, unfused, plan);
+  using W = digit_width<Bits>;
+  const rune::array<std::int32_t> counts = digit_counts_of_every_step<W>(xs, len, key_of, unfused, plan);
   rune::array<T> spare = xs;  // shares xs's storage, so step 0 scatters into a copy
-  for (int step = 0; step < steps; ++step) {
+  for (int step = 0; step < W::steps; ++step) {
     rune::array<T> next =
-        sort_step(xs, std::move(spare), counts, step, len, key_of, unfused, step == 0 ? plan : nullptr);
+        sort_step<W>(xs, std::move(spare), counts, step, len, key_of, unfused, step == 0 ? plan : nullptr);
     spare = std::move(xs);
     xs = std::move(next);
   }
