@@ -48,7 +48,7 @@ namespace radix {
 
 // The digits of a step: Bits bits of the key, 32 / Bits steps.
 template <int Bits> struct digit_width {
-  static_assert(32 % Bits == 0, "radix: the digit width must divide 32");
+  static_assert(32 % Bits == 0 && Bits <= 8, "radix: the digit width must divide 32 and be at most 8 bits");
   static constexpr int bits = Bits;
   static constexpr int digits = 1 << Bits;
   static constexpr int steps = 32 / Bits;

@@ -85,7 +85,8 @@ template <bool BlockScope = false, class Op, class T> __device__ void xcg_update
 // The 128-bit atomicCAS that updates a 16-byte bin (argmax over (index, value) pairs) exists
 // from compute capability 9.0. Built for an older target, such a bin is updated under a lock
 // instead: one of a fixed table of locks in global memory, picked by a hash of the bin's
-// address, with XCG's critical section (inside the acquiring branch, fenced on both sides).
+// address, with XCG's critical section (inside the acquiring branch, fenced on both sides;
+// block-scope fences for a bin in shared memory, which only its own block touches).
 // The class stays CAS on every target, so the host's plan, the model and the bins' layout do
 // not depend on which architecture's code the driver loads (the host cannot know). Two bins
 // that share a lock only wait for each other. A bin in shared memory takes a global lock too,
@@ -125,7 +126,9 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
     } while (old != assumed);
   } else if constexpr (sizeof(T) == 16) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    xcg_update(op, bin, v, wide_bin_lock(bin));  // Note [16-byte bins before sm_90]
+    // Note [16-byte bins before sm_90]
+    if (__isShared(bin)) xcg_update<true>(op, bin, v, wide_bin_lock(bin));
+    else xcg_update(op, bin, v, wide_bin_lock(bin));
 #else
     auto* p = reinterpret_cast<cas_word16*>(bin);
     // The first guess reads two 8-byte halves, each single-copy atomic: a torn guess costs a

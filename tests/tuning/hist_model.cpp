@@ -292,7 +292,7 @@ TEST_SUITE("tuning") {
       CHECK(row.constants.max_shared_passes.hdw == tuning::hist_h100_constants.max_shared_passes.hdw);
       CHECK(row.constants.min_updates_per_bin == tuning::hist_h100_constants.min_updates_per_bin);
     }
-    // The row's constants with an A100's own dimensions (164 KiB of opt-in shared memory per
+    // The row's constants with an A100's own dimensions (163 KiB of opt-in shared memory per
     // block, 40 MiB of L2, 108 SMs of 2048 threads): one shared pass for 24-bit CAS at
     // H = 32768, partitions at H = 393216.
     const tuning::hist_device a100{"generic", 163.0 * 1024, 40.0 * 1024 * 1024, 108 * 2048, 1024, 64,

@@ -137,8 +137,9 @@ TEST_CASE("rows of loaded values count the bytes their members read, not sizeof"
 
 TEST_CASE("launch bounds: the policy's minimum of resident blocks, clamped to what an SM holds") {
   // The host pass (where __launch_bounds__ does nothing) counts an sm_90 SM's 2048 threads;
-  // device passes for smaller SMs clamp (Note [Launch bounds on every architecture]).
-  static_assert(kn::arch_threads_per_sm() == 2048);
+  // device passes for smaller SMs clamp (Note [Launch bounds on every architecture]). Checked
+  // at run time: nvcc's device pass for such a target sees its own count here.
+  CHECK(kn::arch_threads_per_sm() == 2048);
   CHECK(kn::resident_blocks_bound(1024, 2) == 2);
   CHECK(kn::resident_blocks_bound(128, 8) == 8);
   CHECK(kn::resident_blocks_bound(1024, 4) == 2);
