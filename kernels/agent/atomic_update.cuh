@@ -126,7 +126,7 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
     } while (old != assumed);
   } else if constexpr (sizeof(T) == 16) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    // Note [16-byte bins before sm_90]
+    // A lock instead of the 128-bit CAS: Note [16-byte bins before sm_90].
     if (__isShared(bin)) xcg_update<true>(op, bin, v, wide_bin_lock(bin));
     else xcg_update(op, bin, v, wide_bin_lock(bin));
 #else
