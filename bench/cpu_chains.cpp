@@ -108,12 +108,11 @@ int main(int argc, char** argv) {
                  std::vector<long long>(size)};
 
   bench::side_by_side rows(opt);
-  auto measure = [&](const char* chain, const auto& r, const auto& p, const auto& same) { rows.measure(chain, r, p, same); };
 
   rune::array<int> mapped;
   const auto map_scan_map = rune::map(mix{}, rune::scan(rune::plus{}, 0, rune::map(affine{}, xs)));
   static_assert(rune::plan_of<decltype(map_scan_map)>::passes == 1);
-  measure("map-scan-map", [&] { mapped = rune::force(map_scan_map, rune::on_cpu); },
+  rows.measure("map-scan-map", [&] { mapped = rune::force(map_scan_map, rune::on_cpu); },
           [&] { loops_map_scan_map(hx.data(), n, w); }, [&] { return mapped.to_vector() == w.b; });
 
   const auto depth = rune::scan(rune::plus{}, 0, rune::map(step{}, xs));
@@ -122,7 +121,7 @@ int main(int argc, char** argv) {
   static_assert(rune::plan_of<decltype(lowest), decltype(final_depth)>::passes == 1);
   int fused_lowest = 0, fused_final = 0;
   std::pair<int, int> looped{};
-  measure("parentheses", [&] { std::tie(fused_lowest, fused_final) = rune::force(lowest, final_depth, rune::on_cpu); },
+  rows.measure("parentheses", [&] { std::tie(fused_lowest, fused_final) = rune::force(lowest, final_depth, rune::on_cpu); },
           [&] { looped = loops_parentheses(hx.data(), n, w); },
           [&] { return fused_lowest == looped.first && fused_final == looped.second; });
 
@@ -137,7 +136,7 @@ int main(int argc, char** argv) {
   };
   static_assert(rune::plan_of<decltype(scatter_into(kept)), decltype(count)>::passes == 1);
   rune::index_t kept_count = 0, looped_count = 0;
-  measure("filter by hand", [&] { std::tie(kept, kept_count) = rune::force(scatter_into(std::move(kept)), count, rune::on_cpu); },
+  rows.measure("filter by hand", [&] { std::tie(kept, kept_count) = rune::force(scatter_into(std::move(kept)), count, rune::on_cpu); },
           [&] { looped_count = loops_filter(hx.data(), n, w); }, [&] {
             const std::vector<int> got = kept.to_vector();
             return kept_count == looped_count &&
@@ -147,7 +146,7 @@ int main(int argc, char** argv) {
   const auto dot = rune::reduce(rune::plus{}, 0LL, rune::map(times{}, xs, ys));
   static_assert(rune::plan_of<decltype(dot)>::passes == 1);
   long long fused_dot = 0, looped_dot = 0;
-  measure("dot product", [&] { fused_dot = rune::force(dot, rune::on_cpu); },
+  rows.measure("dot product", [&] { fused_dot = rune::force(dot, rune::on_cpu); },
           [&] { looped_dot = loops_dot(hx.data(), hy.data(), n, w); }, [&] { return fused_dot == looped_dot; });
 
   return rows.report("cpu chains", "loops") ? 0 : 1;

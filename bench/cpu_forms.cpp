@@ -91,26 +91,25 @@ int main(int argc, char** argv) {
   const int* x = host.data();
 
   bench::side_by_side rows(opt);
-  auto measure = [&](const char* form, const auto& r, const auto& p) { rows.measure(form, r, p); };
-  measure("inclusive scan", [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
+  rows.measure("inclusive scan", [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
           [&] { bench::omp_scan(x, out.data(), n); });
-  measure("segmented scan (1000)", [&] { (void)rune::force(rune::segmented_scan(rune::plus{}, 0, 1000, xs), rune::on_cpu); },
+  rows.measure("segmented scan (1000)", [&] { (void)rune::force(rune::segmented_scan(rune::plus{}, 0, 1000, xs), rune::on_cpu); },
           [&] { omp_segmented_scan(x, out.data(), n, 1000); });
-  measure("histogram 256 bins", [&] {
+  rows.measure("histogram 256 bins", [&] {
     (void)rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, xs), rune::map(one{}, xs)), rune::on_cpu);
   }, [&] { omp_histogram(x, bins.data(), n); });
-  measure("filter (keeps half)", [&] { (void)rune::force(rune::filter(positive{}, xs), rune::on_cpu); },
+  rows.measure("filter (keeps half)", [&] { (void)rune::force(rune::filter(positive{}, xs), rune::on_cpu); },
           [&] { (void)omp_filter(x, out.data(), n); });
-  measure("reduce", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
+  rows.measure("reduce", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
           [&] { (void)omp_sum(x, n); });
 #if defined(RUNE_BENCH_WITH_TBB)
   {
     const tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
                                       static_cast<std::size_t>(omp_get_max_threads()));
-    measure("inclusive scan, std par",
+    rows.measure("inclusive scan, std par",
             [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
             [&] { std::inclusive_scan(std::execution::par, x, x + n, out.data()); });
-    measure("reduce, std par", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
+    rows.measure("reduce, std par", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
             [&] { (void)std::reduce(std::execution::par, x, x + n, 0LL); });
   }
 #endif
