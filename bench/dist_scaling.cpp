@@ -3,8 +3,10 @@
 // time is the slowest rank's, from a barrier to its device's completion. Per-element
 // efficiency at p ranks is time(1 rank) / time(p ranks).
 //   mpirun -np P bench_dist_scaling_gpu [--n 1000000000] [--runs 5] [--csv file]
-// The peer of the scatter row is NCCL's all-to-all (grouped ncclSend / ncclRecv) of the same
-// bytes, where NCCL is built in; the scatter updates a destination moved in.
+// The peers of the scatter row, where NCCL is built in: NCCL's all-to-all (grouped ncclSend /
+// ncclRecv) of the same bytes, and that all-to-all followed by what a CUDA programmer writes to
+// apply what arrived (one thread per update, dest[i] = v, into a shard of the same size). The
+// scatter updates a destination moved in.
 #include <mpi.h>
 
 #include <algorithm>
@@ -50,6 +52,19 @@ void wait() {
   if (rune::kernels::cuda_device_usable()) RUNE_CUDA_CHECK(cudaDeviceSynchronize());
 #endif
 }
+
+#if defined(__CUDACC__)
+// The peer's local apply: m updates (shard index, value) stored into dest, one thread each.
+__global__ void apply_updates(int* dest, long long n, const rune::index_t* is, const int* vs, long long m) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k < m && is[k] >= 0 && is[k] < n) dest[is[k]] = vs[k];
+}
+#endif
+
+struct shard_of {
+  rune::index_t n;
+  RUNE_HD rune::index_t operator()(rune::index_t i) const { return i % n; }
+};
 
 // The slowest rank's median time of f, in ms.
 template <class F> double slowest_ms(int runs, F&& f) {
@@ -120,16 +135,29 @@ int main(int argc, char** argv) {
       RUNE_CUDA_CHECK(cudaMalloc(&send, bytes));
       RUNE_CUDA_CHECK(cudaMalloc(&recv, bytes));
       const std::size_t part = bytes / p;
-      measure("peer: NCCL all-to-all of the scatter's bytes", [&] {
+      auto all_to_all = [&] {
         ncclGroupStart();
         for (int r = 0; r < p; ++r) {
           ncclSend(send + r * part, part, ncclChar, r, nc, 0);
           ncclRecv(recv + r * part, part, ncclChar, r, nc, 0);
         }
         ncclGroupEnd();
+      };
+      measure("peer: NCCL all-to-all of the scatter's bytes", all_to_all);
+      // The same number of updates applied as the ones that arrive: m to random indices of a shard.
+      const rune::array<rune::index_t> shard_is = rune::force(rune::map(shard_of{n}, to.local()));
+      wait();
+      int* peer_dest = nullptr;
+      RUNE_CUDA_CHECK(cudaMalloc(&peer_dest, static_cast<std::size_t>(n) * sizeof(int)));
+      RUNE_CUDA_CHECK(cudaMemset(peer_dest, 0, static_cast<std::size_t>(n) * sizeof(int)));
+      measure("peer: all-to-all, then a kernel applying the updates", [&] {
+        all_to_all();
+        const auto blocks = static_cast<unsigned>((m + 255) / 256);
+        apply_updates<<<blocks, 256>>>(peer_dest, n, shard_is.data(), vals.local().data(), m);
       });
       cudaFree(send);
       cudaFree(recv);
+      cudaFree(peer_dest);
     }
 #endif
     if (comm.rank() == 0) {

@@ -231,5 +231,16 @@ TEST_CASE("GPU ranks that each own a GPU route scatter updates with NCCL, on the
   auto got = rune::force(rune::scatter(std::move(dest), is, vs), rune::on_gpu);
   CHECK(rune::detail::nccl_all_to_alls().load() - before == (own && world().size() > 1 ? 1u : 0u));
   CHECK(rune::gather(got) == want);
+  // 32-bit global indices and 8-byte values: the update travels as a 32-bit shard index padded
+  // beside its double
+  std::vector<int> is32_all(is_all.begin(), is_all.end());
+  std::vector<double> ds_all(vs_all.begin(), vs_all.end());
+  std::vector<double> want_ds(static_cast<std::size_t>(n), 0.5);
+  for (std::size_t k = 0; k + 1 < is_all.size(); ++k) want_ds[static_cast<std::size_t>(is_all[k])] = ds_all[k] / 4;
+  auto ds = distribute<rune::on_gpu_t>(std::vector<double>(static_cast<std::size_t>(n), 0.5), split::even);
+  auto is32 = distribute<rune::on_gpu_t>(is32_all, split::uneven);
+  auto quarter = rune::map([] RUNE_FN(int v) { return v / 4.0; }, distribute<rune::on_gpu_t>(vs_all, split::uneven));
+  auto got_ds = rune::force(rune::scatter(std::move(ds), is32, quarter), rune::on_gpu);
+  CHECK(rune::gather(got_ds) == want_ds);
 }
 #endif

@@ -92,21 +92,20 @@ template <class L, class D, class Is, class Vs> auto rewrite_node(L& lz, const s
     lz.collective(
         "all-to-all of the updates, each to the rank owning its index (GPU ranks that each own a GPU: one fused "
         "filter pass per destination and NCCL sends on the device; otherwise MPI through the host)");
-    array<index_t> shard_is;
-    array<V> shard_vs;
-    bool routed = lz.explaining();
-    if (!routed && lz.comm().size() == 1) {  // every update is this rank's: nothing moves
-      using shard_is_t = map_node<to_local_index, IsN>;
-      lz.agree([&] {
-        std::tie(shard_is, shard_vs) =
-            lz.force_local(shard_is_t{fresh_node_id(), to_local_index{0, dest.layout->size()}, {is.node}}, vs.node);
-      });
-      routed = true;
+    const std::string why = "the updates this rank owns, applied to its shard";
+    auto done = [&](array<T> result) { return local_array<leaf_node<T>>{leaf_of(std::move(result)), dest.layout}; };
+    if (!lz.explaining() && lz.comm().size() == 1) {  // every update is this rank's: nothing moves
+      using node = scatter_node<leaf_node<T>, map_node<to_local_index, IsN>, VsN>;
+      const to_local_index whole{0, dest.layout->size()};
+      return done(lz.template eager<array<T>>(node{fresh_node_id(), {fresh_node_id(), whole, {is.node}}, vs.node, d.node}, why));
     }
 #if defined(__CUDACC__) && defined(RUNE_WITH_NCCL)
-    if (!routed) routed = route_on_device(lz, *dest.layout, is.node, vs.node, shard_is, shard_vs);
+    if (!lz.explaining())
+      if (auto result = scatter_on_device(lz, *dest.layout, d.node, is.node, vs.node)) return done(std::move(*result));
 #endif
-    if (!routed) {
+    array<index_t> shard_is;
+    array<V> shard_vs;
+    if (!lz.explaining()) {
       routed_updates<I, V> out;
       lz.agree([&] {
         auto [ia, va] = lz.force_local(is.node, vs.node);
@@ -121,10 +120,8 @@ template <class L, class D, class Is, class Vs> auto rewrite_node(L& lz, const s
       });
     }
     using node = scatter_node<leaf_node<T>, leaf_node<index_t>, leaf_node<V>>;
-    array<T> result = lz.template eager<array<T>>(
-        node{fresh_node_id(), leaf_of(std::move(shard_is)), leaf_of(std::move(shard_vs)), d.node},
-        "the updates this rank owns, applied to its shard");
-    return local_array<leaf_node<T>>{leaf_of(std::move(result)), dest.layout};
+    return done(lz.template eager<array<T>>(
+        node{fresh_node_id(), leaf_of(std::move(shard_is)), leaf_of(std::move(shard_vs)), d.node}, why));
   }
 }
 }  // namespace rune::detail
