@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
       int* peer_dest = nullptr;
       RUNE_CUDA_CHECK(cudaMalloc(&peer_dest, static_cast<std::size_t>(n) * sizeof(int)));
       RUNE_CUDA_CHECK(cudaMemset(peer_dest, 0, static_cast<std::size_t>(n) * sizeof(int)));
-      measure("peer: all-to-all, then a kernel applying the updates", [&] {
+      measure("peer: all-to-all then a kernel applying the updates", [&] {
         all_to_all();
         const auto blocks = static_cast<unsigned>((m + 255) / 256);
         apply_updates<<<blocks, 256>>>(peer_dest, n, shard_is.data(), vals.local().data(), m);

@@ -13,10 +13,11 @@
 // the device and costs the network its bytes only.
 //
 // Shard indices travel in 32 bits where every shard has fewer than 2^31 elements: an int
-// update is 8 bytes on the wire, not 16 (an int64 index beside an int pads to 16). Weak scaling
-// over four H200 GPUs, 1.56e7 int updates a rank (bench/dist_scaling.cpp): 2.55 ms before the
-// narrow indices and the fused apply, against 0.95 ms for NCCL's all-to-all of the updates'
-// 12 bytes (bench/experiments/2026-11-27-h200x4-dist-scaling.md).
+// update is 8 bytes on the wire, not 16 (an int64 index beside an int pads to 16). Four H200
+// GPUs, 1.56e7 int updates a rank (bench/dist_scaling.cpp): 2.55 ms with int64 indices and a
+// split pass, 2.15 - 2.23 ms with these, against 1.96 ms for NCCL's all-to-all of the updates
+// followed by a hand-written kernel storing them
+// (bench/experiments/2026-11-27-h200x4-dist-scaling.md).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
