@@ -49,9 +49,9 @@ template <class Run> void for_each_run(index_t b, index_t e, index_t seg, index_
 // its input and computes f twice; with aligned ranges a segmented scan of 1e8 int32 in
 // segments of 1000 is a single pass, as the hand-written loop over segments is: on 2 threads
 // 42.7 - 46.4 ms became 24.5 - 27.9 ms, 0.67x - 0.72x of that loop became 1.25x - 1.31x
-// (bench/experiments/2026-11-27-cpu-segment-ranges.md). The rounding
-// moves a boundary by at most seg / 2, so segments of up to 1/16 of a range keep the threads'
-// loads within about 3% of each other.
+// (bench/experiments/2026-11-27-cpu-segment-ranges.md). The rounding moves a boundary by at
+// most seg / 2, so with segments of up to 1/16 of a range no range grows or shrinks by more
+// than a sixteenth.
 inline bool aligns_ranges(index_t n, int nt, index_t seg) {
   return seg > 0 && nt > 1 && seg <= n / (static_cast<index_t>(nt) * 16);
 }
