@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "local_functors.hpp"
 #include "nccl.hpp"
 
 namespace rune::detail {
@@ -38,11 +39,8 @@ template <class I, class V> struct routed_update {
 
 // Update (g, v) as an element of destination r's run; i = -1 where r does not own g.
 template <class I, class V> struct to_run_of {
-  index_t start, count;
-  template <class G> RUNE_HD routed_update<I, V> operator()(G g, const V& v) const {
-    const auto u = static_cast<unsigned long long>(static_cast<long long>(g)) - static_cast<unsigned long long>(start);
-    return {u < static_cast<unsigned long long>(count) ? static_cast<I>(u) : I{-1}, v};
-  }
+  to_local_index shard;  // r's shard
+  template <class G> RUNE_HD routed_update<I, V> operator()(G g, const V& v) const { return {static_cast<I>(shard(g)), v}; }
 };
 template <class I, class V> struct in_run {
   RUNE_HD bool operator()(const routed_update<I, V>& u) const { return u.i >= 0; }
@@ -70,7 +68,7 @@ array<routed_update<I, V>> route_on_device(L& lz, ncclComm_t nc, const dist_layo
   std::vector<array<U>> runs(p);
   std::vector<int> send(p);
   for (std::size_t r = 0; r < p; ++r) {
-    const to_run_of<I, V> mine{l.start(static_cast<int>(r)), l.count(static_cast<int>(r))};
+    const to_run_of<I, V> mine{{l.start(static_cast<int>(r)), l.count(static_cast<int>(r))}};
     runs[r] = lz.template eager<array<U>>(run_t{fresh_node_id(), {}, {fresh_node_id(), mine, {is, vs}}}, "");
     send[r] = mpi_count(runs[r].size(), "rune::scatter");
   }
