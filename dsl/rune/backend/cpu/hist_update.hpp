@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <type_traits>
 
 #include "../../ops.hpp"
@@ -16,12 +17,18 @@ inline std::atomic_flag* bin_locks() {
   return locks;
 }
 
-// Takes and releases the spin lock striped over the bin's address.
+// Takes and releases the spin lock striped over the bin's address. A waiter spins a few times,
+// then gives its core away on every further try: where threads outnumber cores (a team wider
+// than the machine, or other programs busy on it) the holder may be off its core, and a waiter
+// that only spins burns whole time slices before the holder runs again. 8 threads on 2 cores
+// under ThreadSanitizer: the argmax histogram test ran past 200 s spinning, against 3.3 s on 4.
 struct bin_lock {
+  static constexpr int spins_before_yield = 64;
   std::atomic_flag& lock;
   explicit bin_lock(const void* at, std::size_t bytes)
       : lock(bin_locks()[(reinterpret_cast<std::uintptr_t>(at) / bytes) % 4096]) {
-    while (lock.test_and_set(std::memory_order_acquire)) {
+    for (int tries = 0; lock.test_and_set(std::memory_order_acquire); ++tries) {
+      if (tries >= spins_before_yield) std::this_thread::yield();
     }
   }
   ~bin_lock() { lock.clear(std::memory_order_release); }
