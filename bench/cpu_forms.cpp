@@ -106,10 +106,10 @@ int main(int argc, char** argv) {
   {
     const tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
                                       static_cast<std::size_t>(omp_get_max_threads()));
-    rows.measure("inclusive scan, std par",
+    rows.measure("inclusive scan (std par)",
             [&] { (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::on_cpu); },
             [&] { std::inclusive_scan(std::execution::par, x, x + n, out.data()); });
-    rows.measure("reduce, std par", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
+    rows.measure("reduce (std par)", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
             [&] { (void)std::reduce(std::execution::par, x, x + n, 0LL); });
   }
 #endif
