@@ -79,9 +79,9 @@ void apply_block(hist_sink<Op, T, EI, EV>& s, hist_state<T>& st, index_t b, inde
     return;
   }
   // Unrolled four times. The index check adds a compare and a branch to each element's load
-  // and increment, and with the loop's own compare and branch that is two branches an element,
-  // more than the branch ports retire each cycle: llvm-mca puts this loop at 1.68 cycles an
-  // element on Skylake-SP, Ice Lake and Sapphire Rapids against 1.26 for the hand-written loop
+  // and increment; with the loop's own compare and branch that is two branches an element, on
+  // the two ports that also take the loop's integer work: llvm-mca puts this loop at 1.68 cycles
+  // an element on Skylake-SP, Ice Lake and Sapphire Rapids against 1.26 for the hand-written loop
   // over a stack array (bench/cpu_forms.cpp), the 0.75x measured on the 16-core GPU host
   // (bench/experiments/2026-11-27-h100host-cpu.md); unrolled, 1.25. On a 2-core Zen 4, 1e8
   // int32: 0.53x - 0.62x of that loop before, 1.12x - 1.25x unrolled
