@@ -28,8 +28,9 @@ struct bin_lock {
   std::atomic_flag& lock;
   explicit bin_lock(const void* at, std::size_t bytes)
       : lock(bin_locks()[(reinterpret_cast<std::uintptr_t>(at) / bytes) % 4096]) {
-    for (int tries = 0; lock.test_and_set(std::memory_order_acquire); ++tries) {
-      if (tries >= spins_before_yield) sched_yield();
+    for (int spins = 0; lock.test_and_set(std::memory_order_acquire);) {
+      if (spins < spins_before_yield) ++spins;  // stops counting: a long wait cannot overflow it
+      else sched_yield();
     }
   }
   ~bin_lock() { lock.clear(std::memory_order_release); }

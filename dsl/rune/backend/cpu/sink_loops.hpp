@@ -78,15 +78,11 @@ void apply_block(hist_sink<Op, T, EI, EV>& s, hist_state<T>& st, index_t b, inde
     }
     return;
   }
-  // Unrolled four times. The index check adds a compare and a branch to each element's load
-  // and increment; with the loop's own compare and branch that is two branches an element, on
-  // the two ports that also take the loop's integer work: llvm-mca puts this loop at 1.68 cycles
-  // an element on Skylake-SP, Ice Lake and Sapphire Rapids against 1.26 for the hand-written loop
-  // over a stack array (bench/cpu_forms.cpp), the 0.75x measured on the 16-core GPU host
-  // (bench/experiments/2026-11-27-h100host-cpu.md); unrolled, 1.25. On a 2-core Zen 4, 1e8
-  // int32: 0.53x - 0.62x of that loop before, 1.12x - 1.25x unrolled
-  // (bench/experiments/2026-11-27-cpu-hist-unroll.md). (nvcc's front end does not know GCC's
-  // pragma and warns, so the CPU fallback of an nvcc build is not unrolled.)
+  // Unrolled four times: the index check makes two branches an element with the loop's own,
+  // and unrolling pays the loop's once per four (llvm-mca: 1.68 -> 1.25 cycles an element on
+  // Intel server cores, the hand-written loop 1.26; 2-core Zen 4, 1e8 int32: 0.53x - 0.62x of
+  // that loop -> 1.12x - 1.25x; bench/experiments/2026-11-27-cpu-hist-unroll.md). nvcc's front
+  // end warns on GCC's pragma, so the CPU fallback of an nvcc build is not unrolled.
 #if defined(__clang__)
 #pragma clang loop unroll_count(4)
 #elif defined(__GNUC__) && !defined(__CUDACC__)
