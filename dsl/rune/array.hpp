@@ -72,8 +72,14 @@ inline void (*copy_device_to_host)(void* dst, const void* src, std::size_t bytes
 inline location (*default_array_location)() = nullptr;
 // New device memory holding a copy of host bytes.
 inline std::shared_ptr<void> (*upload_to_device)(const void* src, std::size_t bytes) = nullptr;
-// Whether a pointer the user wraps with rune::view is device memory.
-inline bool (*is_device_pointer)(const void* p) = nullptr;
+// The device a pointer the user wraps with rune::view points into; -1 for host memory.
+inline int (*device_of_pointer)(const void* p) = nullptr;
+// The current device, where new device memory is made (Note [Several GPUs in one process]).
+inline int (*device_now)() = nullptr;
+// A copy of `bytes` of an array's elements on `device`: from the host (src_device -1), or from
+// a device once the work that made them is done (`owner` says on which stream that was).
+inline std::shared_ptr<void> (*copy_to_device)(int device, const void* src, int src_device, std::size_t bytes,
+                                               const std::shared_ptr<void>& owner) = nullptr;
 
 template <class T> struct array_access;
 }  // namespace detail
@@ -92,7 +98,7 @@ template <class T> class array {
   // move. (Member-wise, it kept its pointer and length to memory it no longer owned: a scatter
   // into it wrote to freed memory.)
   array(array&& o) noexcept
-      : owner_(std::move(o.owner_)), data_(o.data_), n_(o.n_), where_(o.where_), id_(o.id_) {
+      : owner_(std::move(o.owner_)), data_(o.data_), n_(o.n_), where_(o.where_), device_(o.device_), id_(o.id_) {
     o.become_empty();
   }
   array& operator=(array&& o) noexcept {
@@ -101,6 +107,7 @@ template <class T> class array {
       data_ = o.data_;
       n_ = o.n_;
       where_ = o.where_;
+      device_ = o.device_;
       id_ = o.id_;
       o.become_empty();
     }
@@ -110,6 +117,8 @@ template <class T> class array {
   index_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   location where() const { return where_; }
+  // The CUDA device the elements are on (its ordinal, as cudaSetDevice takes); -1 on the host.
+  int device() const { return device_; }
   const T* data() const { return data_; }
 
   // A handle a RUNE_FN lambda can capture by value and index on the backend the array lives on.
@@ -142,26 +151,34 @@ template <class T> class array {
     data_ = nullptr;
     n_ = 0;
     where_ = location::host;
+    device_ = -1;
     id_ = 0;
   }
-  array(std::shared_ptr<void> owner, T* data, index_t n, location where)
-      : owner_(std::move(owner)), data_(data), n_(n), where_(where), id_(detail::fresh_node_id()) {}
+  array(std::shared_ptr<void> owner, T* data, index_t n, location where, int device)
+      : owner_(std::move(owner)), data_(data), n_(n), where_(where), device_(device), id_(detail::fresh_node_id()) {}
 
   std::shared_ptr<void> owner_;  // null for views of memory the user owns
   T* data_ = nullptr;
   index_t n_ = 0;
   location where_ = location::host;
+  int device_ = -1;
   std::uint64_t id_ = 0;
 };
 
 namespace detail {
 // The library's access to an array's internals (construction from storage, identity, ownership).
 template <class T> struct array_access {
+  // Device memory is on the current device: it was allocated there just now.
   static array<T> make(std::shared_ptr<void> owner, index_t n, location where) {
     T* p = static_cast<T*>(owner.get());
-    return array<T>(std::move(owner), p, n, where);
+    const int device = where == location::device && device_now ? device_now() : -1;
+    return array<T>(std::move(owner), p, n, where, device);
   }
-  static array<T> wrap(T* p, index_t n, location where) { return array<T>(nullptr, p, n, where); }
+  static array<T> wrap(T* p, index_t n, location where, int device) { return array<T>(nullptr, p, n, where, device); }
+  static array<T> make_on(std::shared_ptr<void> owner, index_t n, int device) {
+    T* p = static_cast<T*>(owner.get());
+    return array<T>(std::move(owner), p, n, location::device, device);
+  }
   static T* data(const array<T>& a) { return a.data_; }
   static std::uint64_t id(const array<T>& a) { return a.id_; }
   // True when `a` is the only owner of its storage: updating it in place is invisible to others.
@@ -197,6 +214,18 @@ template <class T> array<T> to_host(const array<T>& a) {
   return detail::array_access<T>::make(std::move(owner), a.size(), location::host);
 }
 
+// A copy of the array on CUDA device `device` (an ordinal, as cudaSetDevice takes), from the
+// host or from any device: rune copies between devices only when asked (Note [Several GPUs in
+// one process]). Returns once the copy is done, as to_array does.
+template <class T> array<T> to_device(const array<T>& a, int device) {
+  if (!detail::copy_to_device)
+    throw backend_error("rune::to_device: this program has no CUDA backend; build it with nvcc (see README)");
+  const std::size_t bytes = static_cast<std::size_t>(a.size()) * sizeof(T);
+  detail::count_bytes(detail::alloc_kind::output, bytes);
+  return detail::array_access<T>::make_on(
+      detail::copy_to_device(device, a.data(), a.device(), bytes, detail::array_access<T>::owner(a)), a.size(), device);
+}
+
 // Wraps n elements the caller owns, without copying; the caller keeps them alive while in use.
 template <class T, class I>
   requires std::is_integral_v<I>
@@ -204,8 +233,8 @@ array<std::remove_const_t<T>> view(T* ptr, I count) {
   using U = std::remove_const_t<T>;
   const index_t n = detail::checked_length(count, "rune::view(ptr, n)", detail::max_elements<U>);
   if (n > 0 && ptr == nullptr) throw usage_error("rune::view(ptr, n): ptr is null but n = " + std::to_string(n));
-  const location where = detail::is_device_pointer && detail::is_device_pointer(ptr) ? location::device : location::host;
-  return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, where);
+  const int device = detail::device_of_pointer ? detail::device_of_pointer(ptr) : -1;
+  return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, device >= 0 ? location::device : location::host, device);
 }
 
 template <class T> array<std::remove_const_t<T>> view(std::span<T> xs) {

@@ -47,12 +47,16 @@ template <class T> class device_value {
   array_view<T> view() const { return {p_, p_ ? 1 : 0}; }
   // Whether it holds a value.
   explicit operator bool() const { return p_ != nullptr; }
+  // The CUDA device the value is on (its ordinal); -1 when it holds none.
+  int device() const { return device_; }
 
  private:
   template <class U> friend struct detail::device_value_access;
-  device_value(std::shared_ptr<void> owner, const T* p) : owner_(std::move(owner)), p_(p), id_(detail::fresh_node_id()) {}
+  device_value(std::shared_ptr<void> owner, const T* p, int device)
+      : owner_(std::move(owner)), p_(p), device_(device), id_(detail::fresh_node_id()) {}
   std::shared_ptr<void> owner_;
   const T* p_ = nullptr;
+  int device_ = -1;
   std::uint64_t id_ = 0;
 };
 
@@ -67,8 +71,14 @@ namespace detail {
 template <> inline constexpr bool is_option<on_device_t> = true;
 
 template <class T> struct device_value_access {
-  static device_value<T> make(std::shared_ptr<void> owner, const T* p) { return device_value<T>(std::move(owner), p); }
-  static device_scalar_node<T> node(const device_value<T>& v) { return {v.id_, v.owner_, v.p_}; }
+  // Made on the current device, where the force that computed it ran.
+  static device_value<T> make(std::shared_ptr<void> owner, const T* p) {
+    return device_value<T>(std::move(owner), p, device_now ? device_now() : 0);
+  }
+  static device_value<T> make(std::shared_ptr<void> owner, const T* p, int device) {
+    return device_value<T>(std::move(owner), p, device);
+  }
+  static device_scalar_node<T> node(const device_value<T>& v) { return {v.id_, v.owner_, v.p_, v.device_}; }
 };
 
 template <class T> struct node_of<device_value<T>> {

@@ -5,6 +5,7 @@
 // cudaMalloc/cudaFree (the driver's pool is the caching allocator; we do not write our own).
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -13,14 +14,15 @@
 #include <vector>
 
 #include "cuda_error.hpp"
+#include "devices.hpp"
 
 namespace rune::kernels {
 
+// Once per device (Note [Several GPUs in one process]).
 inline void retain_pool_memory() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    int dev = 0;
-    RUNE_CUDA_CHECK(cudaGetDevice(&dev));
+  static std::array<std::once_flag, 64> once;
+  const int dev = current_device();
+  std::call_once(once[static_cast<std::size_t>(dev) % 64], [dev] {
     cudaMemPool_t pool;
     RUNE_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, dev));
     std::uint64_t keep = UINT64_MAX;
@@ -73,8 +75,9 @@ class scoped_memory_resource {
 class stream_free {
  public:
   explicit stream_free(cudaStream_t stream, const memory_resource& from = {}, std::size_t bytes = 0)
-      : stream_(stream), from_(from), bytes_(bytes) {}
+      : stream_(stream), device_(current_device()), from_(from), bytes_(bytes) {}
   cudaStream_t stream() const { return stream_; }
+  int device() const { return device_; }
 
   // Marks the memory as read by work just enqueued on `other`. Only the latest use on each
   // stream is kept: work on one stream completes in order.
@@ -93,7 +96,9 @@ class stream_free {
     uses.last.emplace_back(other, done);
   }
 
+  // On the memory's device, whichever is current where the last owner lets go of it.
   void operator()(void* p) const {
+    const scoped_device on(device_);
     if (uses_)
       for (const auto& [s, done] : uses_->last) {
         (void)cudaStreamWaitEvent(stream_, done, 0);
@@ -109,6 +114,7 @@ class stream_free {
     std::vector<std::pair<cudaStream_t, cudaEvent_t>> last;  // the latest use on each other stream
   };
   cudaStream_t stream_;
+  int device_;            // where the memory is, and where stream 0 means that device's stream
   memory_resource from_;  // the user's (Note [The user's memory resource]), or none: the default pool
   std::size_t bytes_;
   std::shared_ptr<other_uses> uses_;  // made at the first use on another stream: most memory has none
@@ -153,6 +159,12 @@ inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t str
 inline cudaStream_t allocation_stream(const std::shared_ptr<void>& owner, cudaStream_t otherwise) {
   const stream_free* f = std::get_deleter<stream_free>(owner);
   return f ? f->stream() : otherwise;
+}
+
+// The device memory from device_allocate is on; `otherwise` for other memory.
+inline int allocation_device(const std::shared_ptr<void>& owner, int otherwise) {
+  const stream_free* f = std::get_deleter<stream_free>(owner);
+  return f ? f->device() : otherwise;
 }
 
 // Records that work just enqueued on `stream` reads `owner`'s memory (Note [Memory used on

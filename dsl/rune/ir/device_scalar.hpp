@@ -12,6 +12,7 @@ template <class T> struct device_scalar_node {
   std::uint64_t id;
   std::shared_ptr<void> owner;  // keeps the value's memory alive
   const T* p;
+  int device;  // the CUDA device it is on
 };
 
 template <class T>

@@ -142,7 +142,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     if constexpr (F.nodes[p].kind == node_kind::leaf)
       return node<p>().a;
     else if constexpr (F.nodes[p].kind == node_kind::device_scalar)
-      return device_value_access<value_t<p>>::make(node<p>().owner, node<p>().p);
+      return device_value_access<value_t<p>>::make(node<p>().owner, node<p>().p, node<p>().device);
     else if constexpr (F.nodes[p].scalar && OnDevice) {
       const auto bound = be_.template device_result<value_t<p>>(result<p>().ptr());
       return device_value_access<value_t<p>>::make(bound.owner, bound.p);
@@ -161,6 +161,8 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   template <int I> auto& leaf_array() { return std::get<I>(results_); }
   template <int I> void stage_leaf() {
     if constexpr (F.nodes[I].kind == node_kind::leaf) leaf_array<I>() = be_.resident(node<I>().a);
+    if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::device)
+      be_.check_device(node<I>().device, "a rune::device_value");
     // A device value read on the CPU: its value, copied once (a transfer).
     if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::host) {
       if (!copy_device_to_host) throw backend_error("rune::device_value: the value lives on a GPU but this program has no CUDA backend");

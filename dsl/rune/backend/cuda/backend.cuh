@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <rune/kernels/dispatch/for_each_index.cuh>
@@ -16,6 +17,7 @@
 #include <rune/kernels/dispatch/scan_single_pass.cuh>
 #include <rune/kernels/runtime/capture.hpp>
 #include <rune/kernels/runtime/cuda_error.hpp>
+#include <rune/kernels/runtime/devices.hpp>
 #include <rune/kernels/runtime/host_cells.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
 
@@ -68,9 +70,12 @@ class backend {
   static constexpr const char* name = "cuda";
   static constexpr location where = location::device;
 
-  explicit backend(cudaStream_t stream = 0) : stream_(stream) {}
+  explicit backend(cudaStream_t stream = 0)
+      : stream_(stream), device_(kernels::device_of_stream(stream)), on_device_(device_) {}
   explicit backend(const settings& s)
       : stream_(s.stream),
+        device_(kernels::device_of_stream(s.stream)),
+        on_device_(device_),
         hist_layout_(s.hist_layout),
         hist_report_(s.hist_report),
         device_results_(s.device_results),
@@ -96,9 +101,20 @@ class backend {
     count_bytes(kind, bytes);
     return array_access<T>::make(kernels::device_allocate((bytes + 15) / 16 * 16, stream_), n, location::device);
   }
+  // An input on another device than the force's is refused: copies between devices are the
+  // user's to ask for (Note [Several GPUs in one process]).
+  void check_device(int device, const char* what) const {
+    if (device == device_ || device < 0) return;  // < 0: made before the seams were in place
+    throw usage_error("rune::force: " + std::string(what) + " used as an input lives on CUDA device " +
+                      std::to_string(device) + ", but this force runs on device " + std::to_string(device_) +
+                      " (its stream's device); copy it there with rune::to_device(x, " + std::to_string(device_) +
+                      ") or force on a stream of device " + std::to_string(device));
+  }
+
   // The array on the device: itself, or a copy of a host array (a transfer, not a pass).
   template <class T> array<T> resident(const array<T>& a) {
     if (a.where() == location::device) {
+      check_device(a.device(), "an array");
       const auto& owner = array_access<T>::owner(a);
       if (kernels::allocation_stream(owner, stream_) != stream_) other_streams_.push_back(owner);
       return a;
@@ -326,6 +342,8 @@ class backend {
     kernels::host_cell cell;
   };
   cudaStream_t stream_;
+  int device_;                    // the stream's device, current while the force runs
+  kernels::scoped_device on_device_;
   kernels::hist_override hist_layout_{};            // the model's unless the options force one
   kernels::hist_launch_plan* hist_report_ = nullptr;  // where the options want the plan that ran
   std::vector<copy_back> copy_backs_;

@@ -10,9 +10,11 @@
 
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/kernels/runtime/device_properties.hpp>
+#include <rune/kernels/runtime/devices.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
 
 #include "../../array.hpp"
+#include "../../errors.hpp"
 
 namespace rune::detail::cuda {
 
@@ -23,11 +25,49 @@ inline bool is_default_backend() {
   return kernels::cuda_device_usable();
 }
 
+// The device ordinal `device` of a copy to it, checked.
+inline void check_device_ordinal(int device, const char* who) {
+  const int count = kernels::visible_devices();
+  if (device < 0 || device >= count)
+    throw usage_error(std::string(who) + ": there is no CUDA device " + std::to_string(device) + " (this process sees " +
+                      std::to_string(count) + (count == 1 ? " device" : " devices") + ", numbered from 0)");
+}
+
+// The device `p` points into, -1 for host memory (or where CUDA cannot tell).
+inline int pointer_device(const void* p) {
+  if (!kernels::cuda_device_usable()) return -1;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged ? attr.device : -1;
+}
+
+// A copy on `device` of `bytes` at src (on the host when src_device is -1), once the work that
+// made them is done; ordered on `device`'s default stream and complete on return.
+inline std::shared_ptr<void> copy_onto_device(int device, const void* src, int src_device, std::size_t bytes,
+                                              const std::shared_ptr<void>& owner) {
+  check_device_ordinal(device, "rune::to_device");
+  if (src_device >= 0 && bytes) {
+    const kernels::scoped_device on(src_device);
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(kernels::allocation_stream(owner, cudaStreamLegacy)));
+  }
+  const kernels::scoped_device on(device);
+  auto copy = kernels::device_allocate((bytes + 15) / 16 * 16, 0);  // padded as in backend::allocate
+  if (bytes && src_device >= 0) RUNE_CUDA_CHECK(cudaMemcpyPeerAsync(copy.get(), device, src, src_device, bytes, 0));
+  else if (bytes) RUNE_CUDA_CHECK(cudaMemcpyAsync(copy.get(), src, bytes, cudaMemcpyHostToDevice, 0));
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(0));
+  return copy;
+}
+
 inline bool install_hooks() {
   // On the stream that made the memory, so that an array made on a non-blocking stream is
   // read after its force, not before; a view of the user's memory is read on the legacy
-  // default stream (the user orders their own work).
+  // default stream (the user orders their own work). On the memory's device: the default
+  // streams are per device.
   copy_device_to_host = [](void* dst, const void* src, std::size_t bytes, const std::shared_ptr<void>& owner) {
+    const kernels::scoped_device on(kernels::allocation_device(owner, kernels::current_device()));
     const cudaStream_t stream = kernels::allocation_stream(owner, cudaStreamLegacy);
     RUNE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
     RUNE_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -39,15 +79,9 @@ inline bool install_hooks() {
     RUNE_CUDA_CHECK(cudaStreamSynchronize(0));  // the caller may free its host copy next
     return owner;
   };
-  is_device_pointer = [](const void* p) {
-    if (!kernels::cuda_device_usable()) return false;
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
-  };
+  device_of_pointer = pointer_device;
+  device_now = kernels::current_device;
+  copy_to_device = copy_onto_device;
   return true;
 }
 
