@@ -136,3 +136,27 @@ TEST_CASE("array: view over a contiguous container wraps it without copying") {
   CHECK(a.size() == 4);
   CHECK(rune::force(rune::reduce(rune::plus{}, 0, a), rune::on_cpu) == 10);
 }
+
+TEST_CASE("array: host arrays are on no device, and a moved-from array forgets its device") {
+  std::vector<int> v{1, 2, 3};
+  CHECK(rune::view(v).device() == -1);
+  CHECK(rune::to_host(rune::to_array(v)).device() == -1);
+  rune::array<int> a = rune::to_array(v);
+  const int where = a.device();
+  if (a.where() == rune::location::host) CHECK(where == -1);
+  else CHECK(where >= 0);
+  const rune::array<int> b = std::move(a);
+  CHECK(a.device() == -1);
+  CHECK(b.device() == where);
+#if !defined(RUNE_TEST_GPU)
+  const std::string msg = [&] {
+    try {
+      (void)rune::to_device(b, 0);
+    } catch (const rune::backend_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  CHECK(contains(msg, "rune::to_device: this program has no CUDA backend"));
+#endif
+}
