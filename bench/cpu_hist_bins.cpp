@@ -47,7 +47,6 @@ void atomic_loop(const int* x, long long n, unsigned mask, std::vector<int>& bin
 const char* name(hist_layout l) {
   switch (l) {
     case hist_layout::private_bins: return "private";
-    case hist_layout::partitioned: return "partitioned";
     case hist_layout::shared: return "shared";
     default: return "model";
   }
@@ -74,7 +73,7 @@ int main(int argc, char** argv) {
                         rune::on_cpu);
     };
     const auto same = [&] { return got.to_vector() == peer; };
-    for (hist_layout layout : {hist_layout::direct, hist_layout::private_bins, hist_layout::partitioned, hist_layout::shared}) {
+    for (hist_layout layout : {hist_layout::direct, hist_layout::private_bins, hist_layout::shared}) {
       rune::detail::cpu::forced_hist_layout = layout;
       for (bool atomics : {false, true}) {
         names.push_back("2^" + std::to_string(lg) + " " + name(layout) + (atomics ? " / atomic" : " / copies"));

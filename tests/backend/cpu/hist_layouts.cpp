@@ -1,8 +1,7 @@
 // The CPU histogram's layouts (Note [CPU histogram model]): the model's choices as values, and
-// every layout forced on every kind of update (hardware add, compare-and-swap, locked structs,
-// a destination's own values), at several thread counts and across the partitioned layout's
-// batches, against sequential loops; a histogram sharing its pass with other sinks, one fed by
-// a scan (where the partitioned layout cannot replay its inputs), and a throwing map.
+// each layout forced on every kind of update (hardware add, locked structs, a destination's
+// own values) at several thread counts against sequential loops; a histogram sharing its pass
+// with a reduction, one fed by a scan, and a throwing map.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -53,10 +52,8 @@ std::vector<std::int32_t> indices(index_t n, index_t bins, std::uint64_t seed) {
   return random_vector<std::int32_t>(n, -static_cast<std::int32_t>(bins / 10 + 2),
                                      static_cast<std::int32_t>(bins + bins / 10 + 1), seed);
 }
-constexpr hist_layout layouts[] = {hist_layout::private_bins, hist_layout::partitioned, hist_layout::shared};
-const char* name(hist_layout l) {
-  return l == hist_layout::private_bins ? "private" : l == hist_layout::partitioned ? "partitioned" : "shared";
-}
+constexpr hist_layout layouts[] = {hist_layout::private_bins, hist_layout::shared};
+const char* name(hist_layout l) { return l == hist_layout::private_bins ? "private" : "shared"; }
 struct throws_at {
   index_t at;
   std::int32_t operator()(std::int32_t x, index_t i) const {
@@ -68,19 +65,16 @@ struct throws_at {
 
 TEST_CASE("cpu histogram model: the layout each case gets") {
   using rune::detail::cpu::plan_cpu_histogram;
-  const std::size_t mib = std::size_t{1} << 20;
-  CHECK(plan_cpu_histogram(256, 4, 100000000, 1, true, mib).layout == hist_layout::direct);
-  CHECK(plan_cpu_histogram(256, 4, 100000000, 16, true, mib).layout == hist_layout::private_bins);
-  // 15 copies of 64 MiB are too many: partitioned in chunks of 2^17 int32 bins (half of 1 MiB).
-  const auto big = plan_cpu_histogram(index_t{1} << 24, 4, 100000000, 16, true, mib);
-  CHECK(big.layout == hist_layout::partitioned);
-  CHECK(big.chunk_shift == 17);
-  CHECK(big.chunks == 128);
-  CHECK(plan_cpu_histogram(index_t{1} << 24, 4, 100000000, 16, false, mib).layout == hist_layout::shared);
-  // More bins than a quarter of the elements: no copies; partitioned where every chunk gets 16 updates.
-  CHECK(plan_cpu_histogram(index_t{1} << 20, 4, 1 << 20, 2, true, mib).layout == hist_layout::partitioned);
-  CHECK(plan_cpu_histogram(index_t{1} << 20, 4, 100, 2, true, mib).layout == hist_layout::shared);
-  CHECK(plan_cpu_histogram(index_t{1} << 20, 16, 1 << 22, 8, true, mib).chunk_shift == 15);  // 16-byte bins
+  CHECK(plan_cpu_histogram(256, 4, 100000000, 1).layout == hist_layout::direct);
+  CHECK(plan_cpu_histogram(256, 4, 100000000, 16).layout == hist_layout::private_bins);
+  // 15 copies of 4 MiB fit in 64 MiB; of 16 MiB they do not.
+  CHECK(plan_cpu_histogram(index_t{1} << 20, 4, 100000000, 16).layout == hist_layout::private_bins);
+  CHECK(plan_cpu_histogram(index_t{1} << 22, 4, 100000000, 16).layout == hist_layout::shared);
+  CHECK(plan_cpu_histogram(index_t{1} << 22, 4, 100000000, 2).layout == hist_layout::private_bins);
+  // More bins than a quarter of the elements: filling and combining copies would cost more than the updates.
+  CHECK(plan_cpu_histogram(1001, 4, 4000, 2).layout == hist_layout::shared);
+  CHECK(plan_cpu_histogram(1000, 4, 4000, 2).layout == hist_layout::private_bins);
+  CHECK(plan_cpu_histogram(0, 4, 4000, 2).layout == hist_layout::direct);
 }
 
 TEST_CASE("cpu histogram layouts: counts, sums into a destination, argmax structs, at 2, 3 and 7 threads") {
@@ -116,18 +110,6 @@ TEST_CASE("cpu histogram layouts: counts, sums into a destination, argmax struct
                               .to_vector(),
                           reference(bins, is, pairs, argmax32_op{}, std::vector<argmax32>(static_cast<std::size_t>(bins), argmax32_id)));
         }
-}
-
-TEST_CASE("cpu histogram layouts: the partitioned layout over several batches and chunks") {
-  const forced_layout forced(hist_layout::partitioned);
-  const threads team(3);
-  // 2^22 + 2^21 + 5 elements: two batches, the second partial; 2^20 + 3 bins: several chunks
-  // of 2^17 (a 1 MiB L2) or more, the last one partial.
-  const index_t n = (index_t{1} << 22) + (index_t{1} << 21) + 5, bins = (index_t{1} << 20) + 3;
-  const auto is = indices(n, bins, 11);
-  const auto vs = random_vector<std::int32_t>(n, -100, 100, 12);
-  RUNE_CHECK_SAME(rune::force(rune::genhist(bins, rune::plus{}, 0, rune::to_array(is), rune::to_array(vs)), rune::on_cpu).to_vector(),
-                  reference(bins, is, vs, rune::plus{}, std::vector<int>(static_cast<std::size_t>(bins), 0)));
 }
 
 TEST_CASE("cpu histogram layouts: a histogram beside a reduction in one pass, and one fed by a scan") {

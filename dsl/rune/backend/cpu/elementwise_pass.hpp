@@ -11,7 +11,7 @@ namespace rune::detail::cpu {
 template <class... S> void elementwise_pass(index_t n, row<S...>& sinks) {
   const int planned = planned_threads(n);
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    auto teams = make_row(sink_team<S, true>(get<K>(sinks), planned, n)...);
+    auto teams = make_row(sink_team<S>(get<K>(sinks), planned, n)...);
     int used = 1;
     run_team(planned, [&](const team& tm) {
       const int t = tm.t;

@@ -16,8 +16,7 @@ template <class T> struct reduce_state {
   T acc;
 };
 template <class T> struct hist_state {
-  T* bins;         // this thread's sub-histogram, or the shared bins; null: the pass leaves the
-                   // updates to the sink's team (Note [CPU histogram model], partitioned)
+  T* bins;         // this thread's sub-histogram, or the shared bins
   bool shared;     // shared bins: updates must be atomic
 };
 
@@ -40,7 +39,7 @@ template <class Ctx, class Op, class T, class E> void apply(reduce_sink<Op, T, E
 }
 template <class Ctx, class Op, class T, class EI, class EV>
 void apply(hist_sink<Op, T, EI, EV>& s, hist_state<T>& st, index_t i, const Ctx& c) {
-  if (i >= s.n || !st.bins) return;
+  if (i >= s.n) return;
   const index_t j = s.ei(i, c);
   if (j < 0 || j >= s.nbins) return;
   if (st.shared) atomic_update(s.op, st.bins + j, s.ev(i, c));
@@ -66,7 +65,6 @@ template <class Op, class T, class E> void apply_block(reduce_sink<Op, T, E>& s,
 // bench/cpu_forms.cpp).
 template <class Op, class T, class EI, class EV>
 void apply_block(hist_sink<Op, T, EI, EV>& s, hist_state<T>& st, index_t b, index_t e) {
-  if (!st.bins) return;
   e = std::min(e, s.n);
   const EI ei = s.ei;
   const EV ev = s.ev;

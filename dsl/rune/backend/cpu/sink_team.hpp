@@ -1,26 +1,24 @@
 #pragma once
 // Team-wide resources of a sink for one pass: per-thread partials of a reduction, per-thread
 // sub-histograms of a histogram. begin(t) gives thread t its state, end(t, st) hands it
-// back, finish(nt) combines what the threads produced, in thread order. Replayable: the pass
-// can evaluate a sink's inputs again from the element index alone (an elementwise pass).
+// back, finish(nt) combines what the threads produced, in thread order.
 #include <algorithm>
 
 #include "../../detail/host_memory.hpp"
-#include "hist_partitioned.hpp"
 #include "hist_plan.hpp"
 #include "sink_loops.hpp"
 #include "team.hpp"
 
 namespace rune::detail::cpu {
 
-template <class S, bool Replayable = false> struct sink_team {
+template <class S> struct sink_team {
   sink_team(const S&, int, index_t) {}
   no_state begin(int) { return {}; }
   void end(int, no_state&) {}
   void finish(int) {}
 };
 
-template <class Op, class T, class E, bool Replayable> struct sink_team<reduce_sink<Op, T, E>, Replayable> {
+template <class Op, class T, class E> struct sink_team<reduce_sink<Op, T, E>> {
   const reduce_sink<Op, T, E>& s;
   scratch<T> partials;
   int planned;
@@ -41,7 +39,7 @@ template <class Op, class T, class E, bool Replayable> struct sink_team<reduce_s
 // The layout comes from the model (Note [CPU histogram model], hist_plan.hpp). With private
 // bins, threads other than 0 get sub-histograms (seeded with ne, combined into the bins after
 // the pass); thread 0 always updates the bins themselves, which hold the destination's values
-// (genhist(dest,...)). Partitioned, the pass leaves the updates to finish().
+// (genhist(dest,...)).
 //
 // The sub-histograms lie 256 bytes apart, and 256 bytes from either end of their block, not
 // back to back: Intel's L2 prefetcher fetches cache lines in 128-byte pairs, so one thread's
@@ -51,7 +49,7 @@ template <class Op, class T, class E, bool Replayable> struct sink_team<reduce_s
 // OpenMP loop to 0.95x (medians; bench/experiments/2026-11-27-cpu-hist-spacing.md).
 template <class T> constexpr index_t private_bins_gap = static_cast<index_t>((256 + sizeof(T) - 1) / sizeof(T));
 
-template <class Op, class T, class EI, class EV, bool Replayable> struct sink_team<hist_sink<Op, T, EI, EV>, Replayable> {
+template <class Op, class T, class EI, class EV> struct sink_team<hist_sink<Op, T, EI, EV>> {
   const hist_sink<Op, T, EI, EV>& s;
   int planned;
   hist_plan plan;
@@ -60,13 +58,12 @@ template <class Op, class T, class EI, class EV, bool Replayable> struct sink_te
   sink_team(const hist_sink<Op, T, EI, EV>& sink, int planned_threads, index_t n)
       : s(sink),
         planned(planned_threads),
-        plan(plan_cpu_histogram(s.nbins, sizeof(T), n, planned, Replayable, core_cache_bytes())),
+        plan(plan_cpu_histogram(s.nbins, sizeof(T), n, planned)),
         stride(s.nbins + private_bins_gap<T>),
         sub(plan.layout == hist_layout::private_bins ? private_bins_gap<T> + stride * (planned - 1) : 0) {}
   hist_state<T> begin(int t) {
     switch (plan.layout) {
       case hist_layout::direct: return {s.bins, false};
-      case hist_layout::partitioned: return {nullptr, false};  // finish() applies the updates
       case hist_layout::shared: return {s.bins, true};
       case hist_layout::private_bins: break;
     }
@@ -78,7 +75,6 @@ template <class Op, class T, class EI, class EV, bool Replayable> struct sink_te
   T* first_private() { return sub.data + private_bins_gap<T>; }
   void end(int, hist_state<T>&) {}
   void finish(int nt) {
-    if (plan.layout == hist_layout::partitioned) return apply_partitioned(s, plan, planned);
     if (plan.layout != hist_layout::private_bins || nt < 2) return;
     parallel_for(s.nbins, [&](index_t j) {
       T acc = s.bins[j];
