@@ -52,14 +52,21 @@ inline int device_of_stream(cudaStream_t stream) {
 }
 
 // Makes `device` current for the object's lifetime and restores the caller's device after.
+// Quiet: for frees, which may run while CUDA shuts down at exit; a device that cannot be made
+// current is then left as it is, and the free reports nothing, as before.
 class scoped_device {
  public:
-  explicit scoped_device(int device) {
+  enum class errors { thrown, ignored };
+  explicit scoped_device(int device, errors on_error = errors::thrown) {
     if (!several_devices()) return;
-    RUNE_CUDA_CHECK(cudaGetDevice(&saved_));
-    if (saved_ == device) return;
-    RUNE_CUDA_CHECK(cudaSetDevice(device));
-    restore_ = true;
+    cudaError_t e = cudaGetDevice(&saved_);
+    if (e == cudaSuccess && saved_ != device) {
+      e = cudaSetDevice(device);
+      restore_ = e == cudaSuccess;
+    }
+    if (e == cudaSuccess) return;
+    (void)cudaGetLastError();
+    if (on_error == errors::thrown) throw_cuda_error(e, "cudaGetDevice/cudaSetDevice", __FILE__, __LINE__);
   }
   ~scoped_device() {
     if (restore_) (void)cudaSetDevice(saved_);

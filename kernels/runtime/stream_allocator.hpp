@@ -98,7 +98,7 @@ class stream_free {
 
   // On the memory's device, whichever is current where the last owner lets go of it.
   void operator()(void* p) const {
-    const scoped_device on(device_);
+    const scoped_device on(device_, scoped_device::errors::ignored);
     if (uses_)
       for (const auto& [s, done] : uses_->last) {
         (void)cudaStreamWaitEvent(stream_, done, 0);
