@@ -73,11 +73,9 @@ inline bool install_hooks() {
     RUNE_CUDA_CHECK(cudaStreamSynchronize(stream));
   };
   default_array_location = [] { return is_default_backend() ? location::device : location::host; };
+  // Complete on return: the caller may free its host copy next.
   upload_to_device = [](const void* src, std::size_t bytes) {
-    auto owner = kernels::device_allocate((bytes + 15) / 16 * 16, 0);  // padded as in backend::allocate
-    if (bytes) RUNE_CUDA_CHECK(cudaMemcpyAsync(owner.get(), src, bytes, cudaMemcpyHostToDevice, 0));
-    RUNE_CUDA_CHECK(cudaStreamSynchronize(0));  // the caller may free its host copy next
-    return owner;
+    return copy_onto_device(kernels::current_device(), src, -1, bytes, nullptr);
   };
   device_of_pointer = pointer_device;
   device_now = kernels::current_device;
