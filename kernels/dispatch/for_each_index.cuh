@@ -1,6 +1,7 @@
 #pragma once
 // for_each_index(n, f, stream): f.store(i, f.load(i)) for every i in [0, n) on the device,
 // one launch on a persistent grid sized from the device (see elementwise_agent.cuh).
+// fill(out, n, x, stream): out[i] = x, by the same kernel.
 #include <algorithm>
 
 #include "../entry/elementwise_kernel.cuh"
@@ -22,5 +23,18 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   const int grid = static_cast<int>(std::min(blocks, resident));
   elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f, thin);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::elementwise_kernel");
+}
+
+// out[i] = x for i in [0, n): the one fill kernel of each element type, for the arrays a force
+// fills and the histograms' fresh bins alike.
+template <class T> struct fill_values {
+  struct nothing {};
+  T* out;
+  T x;
+  __device__ nothing load(index_t) const { return {}; }
+  __device__ void store(index_t i, nothing) const { out[i] = x; }
+};
+template <class T> void fill(T* out, index_t n, const T& x, cudaStream_t stream) {
+  for_each_index(n, fill_values<T>{out, x}, stream);
 }
 }  // namespace rune::kernels

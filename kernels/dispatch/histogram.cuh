@@ -56,14 +56,6 @@ template <class Policy> tuning::hist_device current_hist_device() {
 }
 
 namespace detail_hist {
-template <class T> struct fill_with {
-  struct nothing {};
-  T* out;
-  T x;
-  __device__ nothing load(index_t) const { return {}; }
-  __device__ void store(index_t i, nothing) const { out[i] = x; }
-};
-
 template <class Body, int h> constexpr atomic_class class_of() {
   return atomic_class_of<decltype(std::declval<hist_target_t<Body, h>>().op), hist_value_t<Body, h>>();
 }
@@ -165,7 +157,7 @@ void allocate_global_parts(const hist_launch_plan& p, const Body& body, hist_pas
       auto subs = device_allocate(align16(static_cast<std::size_t>(count) * sizeof(V)), stream);
       keep.push_back(subs);
       L.global_subs = subs.get();
-      for_each_index(count, fill_with<V>{static_cast<V*>(subs.get()), body.template target<h>().ne}, stream);
+      kernels::fill(static_cast<V*>(subs.get()), count, body.template target<h>().ne, stream);
     }
     if constexpr (locked<Body, h>()) L.global_locks = zeroed_locks(d.M * d.H_chk, stream, keep);
   });

@@ -33,12 +33,6 @@
 namespace rune::detail::cuda {
 
 // Functors for kernels::for_each_index (Note [Load, then store]).
-template <class T> struct fill_value {
-  T* out;
-  T x;
-  __device__ nothing_at load(index_t) const { return {}; }
-  __device__ void store(index_t i, nothing_at) const { out[i] = x; }
-};
 template <class T, class E> struct store_values {
   T* out;
   E e;
@@ -126,7 +120,7 @@ class backend {
     return d;
   }
   template <class T> void fill(T* out, index_t n, const T& value) {
-    kernels::for_each_index(n, fill_value<T>{out, value}, stream_);
+    kernels::fill(out, n, value, stream_);
   }
   template <class T> void copy(T* dst, const T* src, index_t n) {
     if (n > 0)
@@ -202,11 +196,12 @@ class backend {
   // keeping just over half in bench_gpu_scan, H100), and a CUB user's output array is the
   // input's size anyway.
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
-    // 32-bit counts where they suffice: a 4-byte scan moves half the tile-state bytes.
-    if (f.n <= index_t{0xFFFFFFFF}) return run_filter<unsigned>(f, kind);
-    return run_filter<unsigned long long>(f, kind);
+    if (f.n <= 0) return allocate<T>(0, kind);
+    refuse_in_capture();
+    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
+    const index_t kept = filter_chunks(f, static_cast<T*>(whole.get()));
+    return keep_filtered<T>(std::move(whole), kept, f.n, kind);
   }
-
   // The host waits for the stream: to read a scalar, a point or a filter's length back.
   void synchronize() {
     refuse_in_capture();
@@ -241,25 +236,42 @@ class backend {
     }
   }
 
-  template <class C, class T, class P, class E> array<T> run_filter(const filter_form<T, P, E>& f, alloc_kind kind) {
-    if (f.n <= 0) return allocate<T>(0, kind);
-    refuse_in_capture();
-    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
-    const kernels::host_cell count(sizeof(C), stream_);
-    T* out = static_cast<T*>(whole.get());
-    kernels::scan_single_pass<false>(f.n, 0, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
-                              filter_g<T, C, P, E>{f.p, f.e, out, count.device_pointer<C>(), f.n}, stream_);
-    synchronize();
-    C kept_count = 0;
-    count.read(kept_count);
-    const index_t kept = static_cast<index_t>(kept_count);
-    if (kept * 4 >= f.n) {
-      count_bytes(kind, static_cast<std::size_t>(f.n) * sizeof(T));
+  // Note [Filters in chunks]
+  // A filter scans 32-bit counts: a 4-byte scan moves half the tile-state bytes of an 8-byte
+  // one, and one kernel then serves every length. Past 2^32 - 1 elements it scans chunks of
+  // 2^31, reading each chunk's count back before the next, which writes after the elements
+  // kept so far: a synchronization per 2^31 elements, against the milliseconds each chunk's
+  // pass takes. The 64-bit count kernel this replaces was 24 KB of SASS compiled into every
+  // filter for lengths few programs reach (bench/experiments/2026-11-27-compile-phases.md).
+  // Returns the number kept.
+  template <class T, class P, class E> index_t filter_chunks(const filter_form<T, P, E>& f, T* out) {
+    constexpr index_t one_scan = index_t{0xFFFFFFFF};
+    constexpr index_t chunk = index_t{1} << 31;
+    const kernels::host_cell count(sizeof(unsigned), stream_);
+    index_t kept = 0;
+    for (index_t offset = 0; offset < f.n;) {
+      const index_t n = f.n <= one_scan ? f.n : std::min(chunk, f.n - offset);
+      kernels::scan_single_pass<false>(n, 0, 0, false, 0u, plus{}, filter_f<P, E>{f.p, f.e, offset},
+                                       filter_g<T, P, E>{f.p, f.e, offset, out + kept, count.device_pointer<unsigned>(), n},
+                                       stream_);
+      synchronize();
+      unsigned chunk_kept = 0;
+      count.read(chunk_kept);
+      kept += chunk_kept;
+      offset += n;
+    }
+    return kept;
+  }
+  // The filter's output: the over-allocated array itself, or, when fewer than a quarter of
+  // the elements were kept, a copy of its own size.
+  template <class T> array<T> keep_filtered(std::shared_ptr<void> whole, index_t kept, index_t n, alloc_kind kind) {
+    if (kept * 4 >= n) {
+      count_bytes(kind, static_cast<std::size_t>(n) * sizeof(T));
       return array_access<T>::make(std::move(whole), kept, location::device);
     }
     array<T> result = allocate<T>(kept, kind);
-    copy(array_access<T>::data(result), out, kept);
-    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
+    copy(array_access<T>::data(result), static_cast<const T*>(whole.get()), kept);
+    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(n) * sizeof(T));
     return result;
   }
 
