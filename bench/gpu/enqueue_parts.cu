@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
     rune::detail::cuda::backend be(rune::detail::cuda::settings_of(on, rune::on_device));
   });
   measure("device_allocate(4) and its stream-ordered free", [&] { (void)rune::kernels::device_allocate(4, s); });
-  measure("stream_scratch", [&] { (void)rune::kernels::stream_scratch(s, 1024); });
-  measure("stream_ticket", [&] { (void)rune::kernels::stream_ticket(s); });
+  measure("reduction_state_for (scratch and ticket)", [&] { (void)rune::kernels::reduction_state_for(s, 1024); });
+  measure("result_memory(4) and its release", [&] { (void)rune::kernels::result_memory(4, s); });
   measure("key_of (cudaGetDevice, cudaStreamGetId)", [&] { (void)rune::kernels::key_of(s); });
   measure("capturing (cudaStreamIsCapturing)", [&] { (void)rune::kernels::capturing(s); });
   measure("device_of_stream", [&] { (void)rune::kernels::device_of_stream(s); });

@@ -9,8 +9,7 @@
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
 #include "../runtime/occupancy.hpp"
-#include "../runtime/stream_scratch.hpp"
-#include "../runtime/tickets.hpp"
+#include "../runtime/reduction_state.hpp"
 #include "../tuning/policies.hpp"
 
 namespace rune::kernels {
@@ -29,10 +28,9 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
       resident_blocks<reduce_kernel<Policy, Commutative, T, Op, F>>(Policy::block_threads, Policy::blocks_per_sm);
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t grid = (tiles + tiles_per_block - 1) / tiles_per_block;
-  const auto partials = stream_scratch(stream, static_cast<std::size_t>(grid) * sizeof(T));
-  const auto ticket = stream_ticket(stream);
+  const reduction_state state = reduction_state_for(stream, static_cast<std::size_t>(grid) * sizeof(T));
   reduce_kernel<Policy, Commutative><<<static_cast<int>(grid), Policy::block_threads, 0, stream>>>(
-      n, ne, op, f, tiles_per_block, static_cast<T*>(partials.get()), ticket.get(), out);
+      n, ne, op, f, tiles_per_block, static_cast<T*>(state.partials.get()), state.ticket.get(), out);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_kernel");
 }
 }  // namespace rune::kernels

@@ -20,8 +20,7 @@
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/dynamic_shared.hpp"
 #include "../runtime/occupancy.hpp"
-#include "../runtime/stream_scratch.hpp"
-#include "../runtime/tickets.hpp"
+#include "../runtime/reduction_state.hpp"
 #include "../tuning/policies.hpp"
 #include "scan_launch_plan.hpp"
 
@@ -96,9 +95,9 @@ void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusi
   using R = g_reduction<A, AOp, Commutative>;
   const scan_launch_plan plan = plan_scan_launch(n, scan_shape<Policy, Segmented, T, Op, F, G, R>(), std::nullopt);
   // The partials, one per tile at most.
-  const auto partials = stream_scratch(stream, static_cast<std::size_t>(plan.tiles) * sizeof(A));
-  const auto ticket = stream_ticket(stream);
+  const reduction_state state = reduction_state_for(stream, static_cast<std::size_t>(plan.tiles) * sizeof(A));
   launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g,
-                                        R{acc_ne, acc_op, static_cast<A*>(partials.get()), ticket.get(), out}, plan, stream);
+                                        R{acc_ne, acc_op, static_cast<A*>(state.partials.get()), state.ticket.get(), out},
+                                        plan, stream);
 }
 }  // namespace rune::kernels

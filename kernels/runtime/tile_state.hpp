@@ -34,7 +34,7 @@ struct tile_state_lease {
 };
 
 // A lease with the memory it points into, held until its launch is enqueued (another host
-// thread on the same stream may regrow the pool's buffers in between; stream_scratch.hpp).
+// thread on the same stream may regrow the pool's buffers in between; reduction_state.hpp).
 struct held_tile_state {
   tile_state_lease lease;  // the kernel's parameter
   std::shared_ptr<void> words, values;
@@ -78,8 +78,8 @@ class tile_state_pool {
     return {{w, w + 1, values.get(), 1}, words, values};
   }
 
-  // Never destroyed, as stream_scratch's buffers: the streams their memory was allocated on
-  // may be gone at exit, and the driver reclaims it all.
+  // Never destroyed, as the reductions' scratch (reduction_state.hpp): the streams their
+  // memory was allocated on may be gone at exit, and the driver reclaims it all.
   static tile_state_pool& instance() {
     static auto* pool = new tile_state_pool;
     return *pool;

@@ -15,6 +15,7 @@
 // of a program must agree.
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "../errors.hpp"
@@ -42,12 +43,14 @@ inline constexpr bool cpu_fallback = true;
 inline constexpr bool cpu_fallback = false;
 #endif
 
+// Every force asks: the environment is read each time (a program may set it between forces),
+// compared in place, with no string made unless it is wrong.
 inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who) {
   if (want_cpu) return backend_kind::cpu;
   const char* env = std::getenv("RUNE_BACKEND");
-  const std::string asked = env ? env : "";
+  const std::string_view asked = env ? env : "";
   if (!asked.empty() && asked != "cpu" && asked != "cuda" && asked != "gpu")
-    throw backend_error(std::string(who) + ": RUNE_BACKEND=" + asked + " is not a backend (use cpu or cuda)");
+    throw backend_error(std::string(who) + ": RUNE_BACKEND=" + std::string(asked) + " is not a backend (use cpu or cuda)");
 #if defined(__CUDACC__)
   if (want_gpu || asked == "cuda" || asked == "gpu") {
     if (!kernels::cuda_device_usable())

@@ -162,7 +162,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   template <int I> void stage_leaf() {
     if constexpr (F.nodes[I].kind == node_kind::leaf) leaf_array<I>() = be_.resident(node<I>().a);
     if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::device)
-      be_.check_device(node<I>().device, "a rune::device_value");
+      be_.read_device_value(node<I>().device, node<I>().owner);
     // A device value read on the CPU: its value, copied once (a transfer).
     if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::host) {
       if (!copy_device_to_host) throw backend_error("rune::device_value: the value lives on a GPU but this program has no CUDA backend");

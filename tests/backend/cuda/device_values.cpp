@@ -50,6 +50,10 @@ struct shift_by {
 struct square {
   RUNE_FN long long operator()(int x) const { return static_cast<long long>(x) * x; }
 };
+template <class T> struct plus_k {
+  T k;
+  RUNE_FN T operator()(T x) const { return x + k; }
+};
 }  // namespace
 
 TEST_CASE("on_device: a reduce returns a device_value with no synchronization; get() waits for it") {
@@ -146,4 +150,64 @@ TEST_CASE("on_device: errors in the user's words") {
   CHECK_THROWS_AS(rune::force(rune::reduce(rune::plus{}, 0, rune::to_array(std::vector<int>{1, 2})), rune::on_device),
                   rune::backend_error);
   ::unsetenv("RUNE_BACKEND");
+}
+
+// Results of at most 64 bytes take reused cells of the stream's (Note [Result cells]).
+TEST_CASE("on_device: thousands of results held at once, dropped and made again, each its own value") {
+  const owned_stream s;
+  const rune::cuda_executor on{s.s};
+  const auto in = rune_test::random_vector<int>(10007, -50, 50, 4);
+  const auto xs = rune::to_array(in);
+  const int sum = std::accumulate(in.begin(), in.end(), 0);
+  const int n = static_cast<int>(in.size());
+  const auto sum_plus = [&](int k) { return rune::reduce(rune::plus{}, 0, rune::map(plus_k<int>{k}, xs)); };
+  std::vector<rune::device_value<int>> held;
+  for (int k = 0; k < 2500; ++k) held.push_back(rune::force(sum_plus(k), on, rune::on_device));
+  std::vector<const int*> places;
+  for (int k = 0; k < 2500; ++k) {
+    CHECK(held[static_cast<std::size_t>(k)].get() == sum + k * n);
+    places.push_back(held[static_cast<std::size_t>(k)].data());
+  }
+  std::sort(places.begin(), places.end());
+  CHECK(std::adjacent_find(places.begin(), places.end()) == places.end());  // no two share memory
+  for (std::size_t k = 0; k < held.size(); k += 2) held[k] = rune::device_value<int>();
+  for (std::size_t k = 0; k < held.size(); k += 2) held[k] = rune::force(sum_plus(-static_cast<int>(k)), on, rune::on_device);
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    const int shift = static_cast<int>(k) * n;
+    CHECK(held[k].get() == (k % 2 ? sum + shift : sum - shift));
+  }
+  // Ten 8-byte sums in one force share one accumulator of 80 bytes, past a cell: its own allocation.
+  const auto wide = rune::map([] RUNE_FN (int x) { return static_cast<long long>(x); }, xs);
+  const auto r = [&](long long k) { return rune::reduce(rune::plus{}, 0LL, rune::map(plus_k<long long>{k}, wide)); };
+  const auto sums = rune::force(r(0), r(1), r(2), r(3), r(4), r(5), r(6), r(7), r(8), r(9), on, rune::on_device);
+  const std::vector<long long> got = std::apply([](const auto&... v) { return std::vector<long long>{v.get()...}; }, sums);
+  for (std::size_t k = 0; k < got.size(); ++k) CHECK(got[k] == sum + static_cast<long long>(k) * n);
+  CHECK(got.size() == 10);
+}
+
+TEST_CASE("on_device: a result read on another stream is not reused before that read") {
+  const owned_stream a, b;
+  const auto in = rune_test::random_vector<int>(100003, -50, 50, 5);
+  const auto xs = rune::to_array(in);
+  const int sum = std::accumulate(in.begin(), in.end(), 0);
+  std::vector<int> want(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) want[i] = in[i] - sum;
+  const auto round = [&](bool busy) {
+    auto total = rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{a.s}, rune::on_device);
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(a.s));  // the user's ordering of the two streams
+    if (busy) keep_busy(b.s);
+    const auto centered = rune::force(rune::map(shift_by{}, xs, total), rune::cuda_executor{b.s});
+    total = rune::device_value<int>();  // dropped while b may not have read it yet
+    // Later results on a: if one took total's cell before b read it, b would read another sum.
+    std::vector<rune::device_value<int>> later;
+    for (int k = 0; k < 8; ++k)
+      later.push_back(rune::force(rune::reduce(rune::plus{}, 0, rune::map(plus_k<int>{1}, xs)), rune::cuda_executor{a.s},
+                                  rune::on_device));
+    if (busy) CHECK(still_busy(b.s));
+    CHECK(centered.to_vector() == want);
+    for (const auto& v : later) CHECK(v.get() == sum + static_cast<int>(in.size()));
+  };
+  round(false);  // kernels loaded
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  round(true);
 }

@@ -19,6 +19,7 @@
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/kernels/runtime/devices.hpp>
 #include <rune/kernels/runtime/host_cells.hpp>
+#include <rune/kernels/runtime/result_cells.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
 
 #include "../../array.hpp"
@@ -105,12 +106,18 @@ class backend {
                       ") or force on a stream of device " + std::to_string(device));
   }
 
+  // A device value of another force used as an input here: on this force's device, and kept
+  // from reuse until this force's work is done.
+  void read_device_value(int device, const std::shared_ptr<void>& owner) {
+    check_device(device, "a rune::device_value");
+    reads(owner);
+  }
+
   // The array on the device: itself, or a copy of a host array (a transfer, not a pass).
   template <class T> array<T> resident(const array<T>& a) {
     if (a.where() == location::device) {
       check_device(a.device(), "an array");
-      const auto& owner = array_access<T>::owner(a);
-      if (kernels::allocation_stream(owner, stream_) != stream_) other_streams_.push_back(owner);
+      reads(array_access<T>::owner(a));
       return a;
     }
     array<T> d = allocate<T>(a.size(), alloc_kind::transfer);
@@ -141,7 +148,7 @@ class backend {
   }
   // Element `at` of e into new device memory, for the scalar whose host slot is `slot`.
   template <class E, class T> void point_to_device(const E& e, index_t at, T* slot) {
-    auto mem = kernels::device_allocate(sizeof(T), stream_);
+    auto mem = kernels::result_memory(sizeof(T), stream_);
     kernels::for_each_index(1, store_point<T, E>{static_cast<T*>(mem.get()), e, at}, stream_);
     device_bindings_.push_back({slot, mem, mem.get()});
   }
@@ -196,12 +203,11 @@ class backend {
   // keeping just over half in bench_gpu_scan, H100), and a CUB user's output array is the
   // input's size anyway.
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
-    if (f.n <= 0) return allocate<T>(0, kind);
-    refuse_in_capture();
-    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
-    const index_t kept = filter_chunks(f, static_cast<T*>(whole.get()));
-    return keep_filtered<T>(std::move(whole), kept, f.n, kind);
+    // 32-bit counts where they suffice: a 4-byte scan moves half the tile-state bytes.
+    if (f.n <= index_t{0xFFFFFFFF}) return run_filter<unsigned>(f, kind);
+    return run_filter<unsigned long long>(f, kind);
   }
+
   // The host waits for the stream: to read a scalar, a point or a filter's length back.
   void synchronize() {
     refuse_in_capture();
@@ -236,43 +242,32 @@ class backend {
     }
   }
 
-  // Note [Filters in chunks]
-  // A filter scans 32-bit counts: a 4-byte scan moves half the tile-state bytes of an 8-byte
-  // one, and one kernel then serves every length. Past 2^32 - 1 elements it scans chunks of
-  // 2^31, reading each chunk's count back before the next, which writes after the elements
-  // kept so far: a synchronization per 2^31 elements, against the milliseconds each chunk's
-  // pass takes. The 64-bit count kernel this replaces was 24 KB of SASS compiled into every
-  // filter for lengths few programs reach (bench/experiments/2026-11-27-compile-phases.md).
-  // Returns the number kept.
-  template <class T, class P, class E> index_t filter_chunks(const filter_form<T, P, E>& f, T* out) {
-    constexpr index_t one_scan = index_t{0xFFFFFFFF};
-    constexpr index_t chunk = index_t{1} << 31;
-    const kernels::host_cell count(sizeof(unsigned), stream_);
-    index_t kept = 0;
-    for (index_t offset = 0; offset < f.n;) {
-      const index_t n = f.n <= one_scan ? f.n : std::min(chunk, f.n - offset);
-      kernels::scan_single_pass<false>(n, 0, 0, false, 0u, plus{}, filter_f<P, E>{f.p, f.e, offset},
-                                       filter_g<T, P, E>{f.p, f.e, offset, out + kept, count.device_pointer<unsigned>(), n},
-                                       stream_);
-      synchronize();
-      unsigned chunk_kept = 0;
-      count.read(chunk_kept);
-      kept += chunk_kept;
-      offset += n;
-    }
-    return kept;
-  }
-  // The filter's output: the over-allocated array itself, or, when fewer than a quarter of
-  // the elements were kept, a copy of its own size.
-  template <class T> array<T> keep_filtered(std::shared_ptr<void> whole, index_t kept, index_t n, alloc_kind kind) {
-    if (kept * 4 >= n) {
-      count_bytes(kind, static_cast<std::size_t>(n) * sizeof(T));
+  template <class C, class T, class P, class E> array<T> run_filter(const filter_form<T, P, E>& f, alloc_kind kind) {
+    if (f.n <= 0) return allocate<T>(0, kind);
+    refuse_in_capture();
+    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
+    const kernels::host_cell count(sizeof(C), stream_);
+    T* out = static_cast<T*>(whole.get());
+    kernels::scan_single_pass<false>(f.n, 0, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
+                              filter_g<T, C, P, E>{f.p, f.e, out, count.device_pointer<C>(), f.n}, stream_);
+    synchronize();
+    C kept_count = 0;
+    count.read(kept_count);
+    const index_t kept = static_cast<index_t>(kept_count);
+    if (kept * 4 >= f.n) {
+      count_bytes(kind, static_cast<std::size_t>(f.n) * sizeof(T));
       return array_access<T>::make(std::move(whole), kept, location::device);
     }
     array<T> result = allocate<T>(kept, kind);
-    copy(array_access<T>::data(result), static_cast<const T*>(whole.get()), kept);
-    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(n) * sizeof(T));
+    copy(array_access<T>::data(result), out, kept);
+    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
     return result;
+  }
+
+  // Device memory this force reads: memory of another stream is marked as used on this one
+  // when the force is enqueued (Note [Memory used on other streams]).
+  void reads(const std::shared_ptr<void>& owner) {
+    if (kernels::allocation_stream(owner, stream_) != stream_) other_streams_.push_back(owner);
   }
 
   // Device copies of the sinks: point results redirected to device cells.
@@ -284,7 +279,7 @@ class backend {
   template <class S> device_sink<S> prepare(const S& s) { return {s}; }
   template <class T, class E> device_sink<point_sink<T, E>> prepare(const point_sink<T, E>& s) {
     if (device_results_) {  // the point stays in device memory (rune::on_device)
-      auto mem = kernels::device_allocate(sizeof(T), stream_);
+      auto mem = kernels::result_memory(sizeof(T), stream_);
       point_sink<T, E> d = s;
       d.result = static_cast<T*>(mem.get());
       device_bindings_.push_back({s.result, mem, mem.get()});
@@ -317,7 +312,7 @@ class backend {
   // with no synchronization: each reduce sink's value is then its part of the accumulator.
   template <class... S, class A, class Launch> void finish_reduction(row<S...>& host_sinks, const A& ne, const Launch& launch) {
     if (!device_results_) return store_reductions(host_sinks, reduce_to_host(ne, launch));
-    auto mem = kernels::device_allocate(sizeof(A), stream_);
+    auto mem = kernels::result_memory(sizeof(A), stream_);
     launch(ne, static_cast<A*>(mem.get()));
     [&]<std::size_t... K>(std::index_sequence<K...>) { (bind_reduction(get<K>(host_sinks), get<K>(ne), ne, mem), ...); }(
         std::index_sequence_for<S...>{});

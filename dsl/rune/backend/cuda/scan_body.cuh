@@ -67,33 +67,27 @@ template <class T, bool Reduces, class... D> struct scan_g {
   }
 };
 
-// A filter as a scan: f is 1 where the predicate holds (32-bit counts of kept elements), g
-// writes a kept element at its inclusive count minus one, from the reads f already made, and
-// the last element's count is the output length. One scan covers a chunk of fewer than 2^32
-// elements starting at `offset` (backend.cuh, Note [Filters in chunks]); `out` is where that
-// chunk's first kept element goes.
-template <class P, class E> struct filter_f {
+// A filter as a scan: f is 1 where the predicate holds (C counts kept elements), g writes a
+// kept element at its inclusive count minus one, from the reads f already made, and the
+// last element's count is the output length.
+template <class C, class P, class E> struct filter_f {
   P p;
   E e;
-  index_t offset;
   using loaded = typename E::loaded;
-  __device__ loaded load(index_t i) const { return e.load(offset + i); }
-  __device__ unsigned compute(const loaded& l, index_t i) const {
-    return p(e.compute(l, offset + i, no_ctx{})) ? 1u : 0u;
-  }
+  __device__ loaded load(index_t i) const { return e.load(i); }
+  __device__ C compute(const loaded& l, index_t i) const { return p(e.compute(l, i, no_ctx{})) ? C{1} : C{0}; }
 };
-template <class T, class P, class E> struct filter_g {
+template <class T, class C, class P, class E> struct filter_g {
   P p;
   E e;
-  index_t offset;
-  T* out;
-  unsigned* count;  // device-accessible (a mapped host cell): the number this chunk kept
-  index_t n;        // this chunk's length
+  T* out;    // capacity n
+  C* count;  // device-accessible (a mapped host cell): the number kept
+  index_t n;
   using loaded = nothing_loaded;
   static constexpr bool reads_f_loaded = true;  // the scan policy sizes tiles for it
   __device__ nothing_loaded load(index_t) const { return {}; }
-  __device__ void store(index_t i, nothing_loaded, const typename E::loaded& l, unsigned kept) const {
-    const T x = e.compute(l, offset + i, no_ctx{});
+  __device__ void store(index_t i, nothing_loaded, const typename E::loaded& l, C kept) const {
+    const T x = e.compute(l, i, no_ctx{});
     if (p(x)) out[kept - 1] = x;
     if (i == n - 1) *count = kept;
   }

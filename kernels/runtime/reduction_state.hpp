@@ -1,0 +1,68 @@
+#pragma once
+// What a single-pass reduction keeps per stream across launches: scratch for its block
+// partials, and a self-resetting ticket (the last block to take it finishes the work and sets
+// it back to zero, so no memset precedes a launch). Launches on one stream run in order, so
+// each may use the whole scratch; it grows when a launch needs more (the old buffer is freed in
+// stream order, after the launches that used it). Keyed by the stream's id (stream_key.hpp,
+// Note [Streams by id]), both found with one lookup: they are always taken together.
+//
+// A cudaMallocAsync/cudaFreeAsync pair per reduction cost 1.5 - 2.1 us of a 14.7 - 14.9 us sum
+// of 10^5 - 10^6 int32 (H100, bench/experiments/2026-11-22-h100-latency.md); the scratch and
+// the ticket found apart cost 0.20 and 0.18 us of a 5.66 us sum of 1e4 kept on the device
+// (bench_gpu_enqueue_parts, H200).
+#include <cuda_runtime.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "capture.hpp"
+#include "cuda_error.hpp"
+#include "stream_allocator.hpp"
+#include "stream_key.hpp"
+
+namespace rune::kernels {
+
+struct reduction_state {
+  std::shared_ptr<void> partials;  // at least the bytes asked for
+  std::shared_ptr<unsigned> ticket;
+};
+
+// The state of the next reduction on `stream`, with `partial_bytes` of scratch. Hold it until
+// that launch is enqueued: another host thread on the same stream may regrow the scratch in
+// between, and the old buffer is freed in stream order only once no holder is left. While the
+// stream is captured, state of the graph's own (Note [Forces inside a stream capture]).
+inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes) {
+  if (capturing(stream)) {
+    auto ticket = pool_allocate(sizeof(unsigned), stream);
+    RUNE_CUDA_CHECK(cudaMemsetAsync(ticket.get(), 0, sizeof(unsigned), stream));
+    return {pool_allocate(partial_bytes, stream), std::shared_ptr<unsigned>(ticket, static_cast<unsigned*>(ticket.get()))};
+  }
+  struct kept {
+    std::size_t bytes = 0;
+    std::shared_ptr<void> partials;
+    unsigned* ticket = nullptr;
+  };
+  static std::mutex mutex;
+  // Never destroyed: at exit, freeing in the order of a stream the program destroyed long
+  // before crashed the process (seen under compute-sanitizer); the driver reclaims it all.
+  static auto& states = *new std::map<stream_key, kept>;
+  const stream_key key = key_of(stream);
+  std::lock_guard<std::mutex> lock(mutex);
+  kept& k = states[key];
+  if (!k.ticket) {
+    // Once per stream and device, never freed: not on the hot path. Allocated and zeroed in
+    // the stream's own order: cudaMalloc would wait for the whole device (a force that keeps
+    // its results there must not), and a memset on another stream could land after the first
+    // launch of a non-blocking one.
+    RUNE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&k.ticket), sizeof(unsigned), stream));
+    RUNE_CUDA_CHECK(cudaMemsetAsync(k.ticket, 0, sizeof(unsigned), stream));
+  }
+  if (partial_bytes > k.bytes) {
+    const std::size_t grown = partial_bytes > 2 * k.bytes ? partial_bytes : 2 * k.bytes;  // few regrowths
+    k.partials = pool_allocate(grown, stream);
+    k.bytes = grown;
+  }
+  return {k.partials, std::shared_ptr<unsigned>(std::shared_ptr<void>(), k.ticket)};  // the ticket: no owner
+}
+}  // namespace rune::kernels
