@@ -11,7 +11,8 @@
 // One kernel, the few-tile row's policy at every length: the default policy would compile a
 // second kernel for short scans of 8-byte values (44.4 KB of SASS beside this one's 28.0 KB),
 // and the counts it scans are a small share of the histogram's time at any length (two words
-// per tile and partition against the tile's elements).
+// per tile and partition against the tile's elements;
+// bench/experiments/2026-11-27-compile-floor.md).
 #include "array_scan_io.cuh"
 #include "scan_single_pass.cuh"
 

@@ -9,7 +9,7 @@
 // A cudaMallocAsync/cudaFreeAsync pair per reduction cost 1.5 - 2.1 us of a 14.7 - 14.9 us sum
 // of 10^5 - 10^6 int32 (H100, bench/experiments/2026-11-22-h100-latency.md); the scratch and
 // the ticket found apart cost 0.20 and 0.18 us of a 5.66 us sum of 1e4 kept on the device
-// (bench_gpu_enqueue_parts, H200).
+// (bench/experiments/2026-11-27-enqueue.md).
 #include <cuda_runtime.h>
 
 #include <map>

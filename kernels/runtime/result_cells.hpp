@@ -5,15 +5,16 @@
 // A force that keeps its scalars on the device (rune::on_device) needs a few bytes of device
 // memory for each, and the result it replaces is freed at the same time: a cudaMallocAsync and
 // a cudaFreeAsync per force, 0.80 us of a 5.66 us sum of 1e4 int32 on the host
-// (bench_gpu_enqueue_parts, H200). Results of at most `result_cell_bytes` take a cell instead:
-// cells are cut from slabs of the stream's own pool memory, and a dropped cell goes back to its
-// stream's free list, handed out again only to later work on that stream. That work is ordered
-// after every earlier use of the cell on the stream, as memory freed with cudaFreeAsync and
-// reallocated there would be; uses on other streams are waited for before the cell is put back
-// (stream_free, Note [Memory used on other streams]). Where a force uses the program's memory
-// resource (Note [The user's memory resource]) or is being captured into a graph (Note [Forces
-// inside a stream capture]), results come from there as before. The cells of a stream, like
-// its other state (Note [Streams by id]), are kept for the life of the program.
+// (bench/experiments/2026-11-27-enqueue.md). Results of at most `result_cell_bytes` take a cell
+// instead: cells are cut from slabs of the stream's own pool memory, and a dropped cell goes
+// back to its stream's free list, handed out again only to later work on that stream. That work
+// is ordered after every earlier use of the cell on the stream, as memory freed with
+// cudaFreeAsync and reallocated there would be; uses on other streams are waited for before the
+// cell is put back (stream_free, Note [Memory used on other streams]). Where a force uses the
+// program's memory resource (Note [The user's memory resource]) or is being captured into a
+// graph (Note [Forces inside a stream capture]), results come from there as before. The cells
+// of a stream, like its other state (Note [Streams by id]), are kept for the life of the
+// program.
 #include <cuda_runtime.h>
 
 #include <map>
