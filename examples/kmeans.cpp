@@ -17,7 +17,9 @@
 // Peer (GPU build): the same iterations written by hand with Thrust, the plain way: a thread a
 // point for the assignment, one atomicAdd a coordinate into the k * d sums (and one a point
 // into the sizes) in global memory, a thread a coordinate for the means. (The paper compares
-// with kmcuda, a library not used here.)
+// with kmcuda, a library not used here.) Beside it, the way a CUDA engineer would use rune here
+// (kmeans_cublas.cuh): the distance step as a cuBLAS matrix product, as PyTorch does it
+// (bench/torch/kmeans.py, in its own process), and the rest fused by rune.
 //
 //   ./kmeans [--n 100000] [--d 256] [--k 5] [--iters 10] [--runs 5]   (the paper: n = 100000,
 //            d = 256, k = 1024 and k = 5)
@@ -33,6 +35,9 @@
 #include "example_harness.hpp"
 #if defined(__CUDACC__)
 #include "gpu_peers.cuh"
+#endif
+#if defined(__CUDACC__) && defined(KMEANS_WITH_CUBLAS)
+#include "kmeans_cublas.cuh"
 #endif
 
 struct sizes {
@@ -187,6 +192,27 @@ static void run_peer(const rune::array<float>& points, const std::vector<float>&
 }
 #endif
 
+#if defined(__CUDACC__) && defined(KMEANS_WITH_CUBLAS)
+// The distances by cuBLAS, the rest by rune (kmeans_cublas.cuh), from the same start.
+static void run_with_cublas(const rune::array<float>& points, const std::vector<float>& initial, sizes s, long long iters,
+                            int runs, double fused_ms, const reference_result& reference) {
+  if (!example::peers_can_run(points)) return;
+  const kmeans_cublas::blas cublas;
+  thrust::device_vector<float> products(static_cast<std::size_t>(s.n * s.k));
+  const rune::array<float> start = rune::to_array(initial);
+  step_result r;
+  const double ms = example::median_ms(runs, [&] {
+    r.centroids = start;
+    for (long long it = 0; it < iters; ++it) r = kmeans_cublas::step<step_result>(points, r.centroids, s, cublas, products);
+  });
+  check("rune + cuBLAS", r.centroids.to_vector(), reference.centroids, s.d);
+  check_sizes("rune + cuBLAS", r.sizes.to_vector(), reference.sizes);
+  const int passes = example::passes_of([&] { kmeans_cublas::step<step_result>(points, start, s, cublas, products); });
+  std::printf("  rune + cuBLAS %8.3f ms  (one SGEMM and %d passes an iteration): %.2fx faster than rune alone\n", ms, passes,
+              fused_ms / ms);
+}
+#endif
+
 int main(int argc, char** argv) {
   long long d = 256, k = 5, iters = 10;
   const example::options opt =
@@ -236,6 +262,9 @@ int main(int argc, char** argv) {
   example::report_times(fused_ms, fused_passes, unfused_ms, unfused_passes);
 #if defined(__CUDACC__)
   run_peer(points, initial, s, iters, opt.runs, fused_ms, reference);
+#endif
+#if defined(__CUDACC__) && defined(KMEANS_WITH_CUBLAS)
+  run_with_cublas(points, initial, s, iters, opt.runs, fused_ms, reference);
 #endif
   std::printf("%s", plan.c_str());
   return 0;
