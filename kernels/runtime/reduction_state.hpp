@@ -55,8 +55,10 @@ inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t part
     // the stream's own order: cudaMalloc would wait for the whole device (a force that keeps
     // its results there must not), and a memset on another stream could land after the first
     // launch of a non-blocking one.
-    RUNE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&k.ticket), sizeof(unsigned), stream));
-    RUNE_CUDA_CHECK(cudaMemsetAsync(k.ticket, 0, sizeof(unsigned), stream));
+    unsigned* ticket = nullptr;  // kept only once zeroed
+    RUNE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&ticket), sizeof(unsigned), stream));
+    RUNE_CUDA_CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream));
+    k.ticket = ticket;
   }
   if (partial_bytes > k.bytes) {
     const std::size_t grown = partial_bytes > 2 * k.bytes ? partial_bytes : 2 * k.bytes;  // few regrowths

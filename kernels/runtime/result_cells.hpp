@@ -12,9 +12,11 @@
 // cudaFreeAsync and reallocated there would be; uses on other streams are waited for before the
 // cell is put back (stream_free, Note [Memory used on other streams]). Where a force uses the
 // program's memory resource (Note [The user's memory resource]) or is being captured into a
-// graph (Note [Forces inside a stream capture]), results come from there as before. The cells
-// of a stream, like its other state (Note [Streams by id]), are kept for the life of the
-// program.
+// graph (Note [Forces inside a stream capture]), results come from there as before. A cell
+// dropped while its stream is being captured is not reused: the waits for its other streams'
+// uses would become nodes of the graph rather than run now. A stream's cells, like its other
+// state (Note [Streams by id]), are kept for the life of the program: slabs of 4 KiB, so that
+// a program making many streams holds little on each.
 #include <cuda_runtime.h>
 
 #include <map>
@@ -29,7 +31,7 @@
 namespace rune::kernels {
 
 inline constexpr std::size_t result_cell_bytes = 64;  // a cache line: any scalar or small struct, aligned
-inline constexpr std::size_t result_slab_cells = 1024;
+inline constexpr std::size_t result_slab_cells = 64;
 
 // The free cells of one stream.
 class result_cells {
@@ -42,9 +44,19 @@ class result_cells {
     free_.pop_back();
     return p;
   }
-  void give_back(void* p) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    free_.push_back(p);
+  // From a deleter, so it never throws: a cell whose stream cannot be asked is not reused.
+  void give_back(void* p) noexcept {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream_, &status) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    if (status != cudaStreamCaptureStatusNone) return;  // dropped inside a capture (Note [Result cells])
+    try {
+      std::lock_guard<std::mutex> lock(mutex_);
+      free_.push_back(p);
+    } catch (...) {  // no memory for the list: the cell is not reused
+    }
   }
   // As a memory resource whose context is this object (for stream_free).
   memory_resource resource() {
@@ -79,6 +91,7 @@ inline std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t strea
     if (!c) c = new result_cells(stream);
     cells = c;
   }
-  return std::shared_ptr<void>(cells->take(), stream_free(stream, cells->resource(), bytes));
+  stream_free release(stream, cells->resource(), bytes);  // before the cell is taken: it may throw
+  return std::shared_ptr<void>(cells->take(), std::move(release));
 }
 }  // namespace rune::kernels

@@ -170,8 +170,18 @@ TEST_CASE("on_device: thousands of results held at once, dropped and made again,
   }
   std::sort(places.begin(), places.end());
   CHECK(std::adjacent_find(places.begin(), places.end()) == places.end());  // no two share memory
-  for (std::size_t k = 0; k < held.size(); k += 2) held[k] = rune::device_value<int>();
-  for (std::size_t k = 0; k < held.size(); k += 2) held[k] = rune::force(sum_plus(-static_cast<int>(k)), on, rune::on_device);
+  std::vector<const int*> dropped, remade;
+  for (std::size_t k = 0; k < held.size(); k += 2) {
+    dropped.push_back(held[k].data());
+    held[k] = rune::device_value<int>();
+  }
+  for (std::size_t k = 0; k < held.size(); k += 2) {
+    held[k] = rune::force(sum_plus(-static_cast<int>(k)), on, rune::on_device);
+    remade.push_back(held[k].data());
+  }
+  std::sort(dropped.begin(), dropped.end());
+  std::sort(remade.begin(), remade.end());
+  CHECK(remade == dropped);  // the dropped cells, and no fresh memory, serve the new results
   for (std::size_t k = 0; k < held.size(); ++k) {
     const int shift = static_cast<int>(k) * n;
     CHECK(held[k].get() == (k % 2 ? sum + shift : sum - shift));
@@ -197,12 +207,14 @@ TEST_CASE("on_device: a result read on another stream is not reused before that 
     RUNE_CUDA_CHECK(cudaStreamSynchronize(a.s));  // the user's ordering of the two streams
     if (busy) keep_busy(b.s);
     const auto centered = rune::force(rune::map(shift_by{}, xs, total), rune::cuda_executor{b.s});
+    const int* cell = total.data();
     total = rune::device_value<int>();  // dropped while b may not have read it yet
     // Later results on a: if one took total's cell before b read it, b would read another sum.
     std::vector<rune::device_value<int>> later;
     for (int k = 0; k < 8; ++k)
       later.push_back(rune::force(rune::reduce(rune::plus{}, 0, rune::map(plus_k<int>{1}, xs)), rune::cuda_executor{a.s},
                                   rune::on_device));
+    CHECK(std::any_of(later.begin(), later.end(), [&](const auto& v) { return v.data() == cell; }));  // it was reused
     if (busy) CHECK(still_busy(b.s));
     CHECK(centered.to_vector() == want);
     for (const auto& v : later) CHECK(v.get() == sum + static_cast<int>(in.size()));
