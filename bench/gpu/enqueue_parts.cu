@@ -5,10 +5,6 @@
 // cub::DeviceReduce::Sum and an empty kernel's launch, then each step the force takes on its
 // way to the launch, called alone. The steps overlap (the force holds some of them at once),
 // so they are a guide to what costs, not a sum.
-#include <cub/device/device_reduce.cuh>
-
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <numeric>
 #include <string>
@@ -16,23 +12,10 @@
 
 #include <rune/rune.hpp>
 
+#include "cub_int_sum.cuh"
 #include "timing.cuh"
 
 namespace {
-
-template <class F> double median_host_us(F&& f, int calls = 2000, int warmup = 200) {
-  for (int i = 0; i < warmup; ++i) f();
-  std::vector<double> us;
-  us.reserve(static_cast<std::size_t>(calls));
-  for (int i = 0; i < calls; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    const auto t1 = std::chrono::steady_clock::now();
-    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-  }
-  std::sort(us.begin(), us.end());
-  return us[us.size() / 2];
-}
 
 __global__ void empty_kernel() {}
 
@@ -50,28 +33,22 @@ int main(int argc, char** argv) {
   for (long long i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = static_cast<int>(i % 1000) - 500;
   const int want = std::accumulate(host.begin(), host.end(), 0);
   const auto xs = rune::to_array(host);
-  int* d_total = nullptr;
+  int* d_total = nullptr;  // reduce_indexed's, without the DSL
   RUNE_CUDA_CHECK(cudaMalloc(&d_total, sizeof(int)));
-  std::size_t temp_bytes = 0;
-  RUNE_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, xs.data(), d_total, n, s));
-  void* temp = nullptr;
-  RUNE_CUDA_CHECK(cudaMalloc(&temp, temp_bytes));
+  const bench::cub_int_sum cub_sum(xs.data(), n, s);
 
   struct row {
     std::string what;
     double us;
   };
   std::vector<row> rows;
-  // Each measured step is followed by a drain every 64 calls, so the stream's queue stays short.
+  // Every 64 calls, outside the timing, the stream drains, so that its queue stays short.
   int calls = 0;
   const auto drain = [&] {
     if (++calls % 64 == 0) RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
   };
   const auto measure = [&](const std::string& what, auto&& f) {
-    rows.push_back({what, median_host_us([&] {
-                      f();
-                      drain();
-                    })});
+    rows.push_back({what, bench::median_host_us(f, drain, 2000, 200)});
     RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
   };
 
@@ -80,7 +57,7 @@ int main(int argc, char** argv) {
     total = rune::force(rune::reduce(rune::plus{}, 0, xs), on, rune::on_device);
   });
   const bool ok = total.get() == want;
-  measure("cub::DeviceReduce::Sum", [&] { RUNE_CUDA_CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, xs.data(), d_total, n, s)); });
+  measure("cub::DeviceReduce::Sum", [&] { cub_sum.enqueue(); });
   measure("an empty kernel's launch", [&] {
     empty_kernel<<<1, 32, 0, s>>>();
     RUNE_CUDA_CHECK(cudaGetLastError());
@@ -106,7 +83,6 @@ int main(int argc, char** argv) {
   }
   if (csv) std::fclose(csv);
   total = {};  // freed in the order of s, which must still exist
-  RUNE_CUDA_CHECK(cudaFree(temp));
   RUNE_CUDA_CHECK(cudaFree(d_total));
   RUNE_CUDA_CHECK(cudaStreamDestroy(s));
   std::printf("%s\n", ok ? "the kept total equals the sequential sum" : "MISMATCH");

@@ -26,27 +26,10 @@
 
 #include <rune/rune.hpp>
 
+#include "cub_int_sum.cuh"
 #include "timing.cuh"
 
 namespace {
-
-// Median host microseconds of `calls` calls of f, each followed (outside the timing) by after().
-template <class F, class After> double median_host_us(F&& f, After&& after, int calls = 200, int warmup = 20) {
-  for (int i = 0; i < warmup; ++i) {
-    f();
-    after();
-  }
-  std::vector<double> us;
-  for (int i = 0; i < calls; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    const auto t1 = std::chrono::steady_clock::now();
-    after();
-    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-  }
-  std::sort(us.begin(), us.end());
-  return us[us.size() / 2];
-}
 
 struct affine {
   __host__ __device__ int operator()(int x) const { return 3 * x + 1; }
@@ -170,24 +153,19 @@ int main(int argc, char** argv) {
     for (long long i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = static_cast<int>(i % 1000) - 500;
     const int want = std::accumulate(host.begin(), host.end(), 0);
     const auto xs = rune::to_array(host);
-    int* d_total = nullptr;
-    RUNE_CUDA_CHECK(cudaMalloc(&d_total, sizeof(int)));
-    std::size_t temp_bytes = 0;
-    RUNE_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, xs.data(), d_total, n, s));
-    void* temp = nullptr;
-    RUNE_CUDA_CHECK(cudaMalloc(&temp, temp_bytes));
+    const bench::cub_int_sum cub_sum(xs.data(), n, s);
     int* h_total = nullptr;
     RUNE_CUDA_CHECK(cudaMallocHost(&h_total, sizeof(int)));
     const std::string size = "n=" + std::to_string(n);
 
     // The result on the host.
     int got = 0;
-    const double rune_host = median_host_us([&] { got = rune::force(rune::reduce(rune::plus{}, 0, xs), on); }, [] {});
+    const double rune_host = bench::median_host_us([&] { got = rune::force(rune::reduce(rune::plus{}, 0, xs), on); }, [] {});
     ok = ok && got == want;
-    const double cub_host = median_host_us(
+    const double cub_host = bench::median_host_us(
         [&] {
-          RUNE_CUDA_CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, xs.data(), d_total, n, s));
-          RUNE_CUDA_CHECK(cudaMemcpyAsync(h_total, d_total, sizeof(int), cudaMemcpyDeviceToHost, s));
+          cub_sum.enqueue();
+          RUNE_CUDA_CHECK(cudaMemcpyAsync(h_total, cub_sum.total(), sizeof(int), cudaMemcpyDeviceToHost, s));
           RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
         },
         [] {});
@@ -197,15 +175,13 @@ int main(int argc, char** argv) {
     // The result on the device: host time until the call returns.
     rune::device_value<int> total;
     const double rune_enqueue =
-        median_host_us([&] { total = rune::force(rune::reduce(rune::plus{}, 0, xs), on, rune::on_device); }, sync);
+        bench::median_host_us([&] { total = rune::force(rune::reduce(rune::plus{}, 0, xs), on, rune::on_device); }, sync);
     ok = ok && total.get() == want;
     const double cub_enqueue =
-        median_host_us([&] { RUNE_CUDA_CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, xs.data(), d_total, n, s)); }, sync);
+        bench::median_host_us([&] { cub_sum.enqueue(); }, sync);
     rows.push_back({"sum " + size + " int32, total on the device: enqueue", "cub::DeviceReduce::Sum (enqueue)", rune_enqueue,
                     cub_enqueue});
 
-    RUNE_CUDA_CHECK(cudaFree(temp));
-    RUNE_CUDA_CHECK(cudaFree(d_total));
     RUNE_CUDA_CHECK(cudaFreeHost(h_total));
   }
 
@@ -216,7 +192,7 @@ int main(int argc, char** argv) {
     const auto xs = rune::to_array(host);
     const std::string size = "n=" + std::to_string(n);
     rune_pipeline forced;
-    const double rune_forces = median_host_us(
+    const double rune_forces = bench::median_host_us(
         [&] {
           forced.enqueue(xs, on);
           sync();
@@ -224,7 +200,7 @@ int main(int argc, char** argv) {
         [] {});
     rune_pipeline captured;
     const cudaGraphExec_t rune_graph = capture(s, "rune", [&] { captured.enqueue(xs, on); });
-    const double rune_replay = median_host_us(
+    const double rune_replay = bench::median_host_us(
         [&] {
           RUNE_CUDA_CHECK(cudaGraphLaunch(rune_graph, s));
           sync();
@@ -244,7 +220,7 @@ int main(int argc, char** argv) {
     if (cub_direct != forced.total.get()) std::printf("MISMATCH at n=%lld: CUB's uncaptured total %lld\n", n, cub_direct);
     ok = ok && cub_direct == forced.total.get();
     const cudaGraphExec_t cub_graph = capture(s, "CUB", [&] { cub.enqueue(xs.data(), s); });
-    const double cub_replay = median_host_us(
+    const double cub_replay = bench::median_host_us(
         [&] {
           RUNE_CUDA_CHECK(cudaGraphLaunch(cub_graph, s));
           sync();

@@ -1,8 +1,10 @@
 #pragma once
-// Timing for GPU benchmarks: CUDA events around a callable, warm-up first, median of runs.
+// Timing for GPU benchmarks: CUDA events around a callable, warm-up first, median of runs; the
+// host clock for latencies (median_host_us).
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -33,6 +35,26 @@ template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3) {
   RUNE_CUDA_CHECK(cudaEventDestroy(stop));
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// Median host microseconds (std::chrono::steady_clock) of `calls` calls of f after `warmup`
+// untimed ones, each followed, outside the timing, by after(): a call's latency on the host.
+template <class F, class After> double median_host_us(F&& f, After&& after, int calls = 200, int warmup = 20) {
+  for (int i = 0; i < warmup; ++i) {
+    f();
+    after();
+  }
+  std::vector<double> us;
+  us.reserve(static_cast<std::size_t>(calls));
+  for (int i = 0; i < calls; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    const auto t1 = std::chrono::steady_clock::now();
+    after();
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
+  std::sort(us.begin(), us.end());
+  return us[us.size() / 2];
 }
 
 // The CSV named by `--csv file` on the command line (with its header), or null without one.
