@@ -4,9 +4,9 @@
 // hands it to cuBLAS, on rune's arrays; rune then does the rest in fused passes on the same
 // stream. One iteration:
 //   1. the centroids' squared norms, a map over iota(k);
-//   2. products[i * k + c] = point i . centroid c, one SGEMM (the n x d points times the d x k
+//   2. products[i + c * n] = point i . centroid c, one SGEMM (the n x d points times the d x k
 //      centroids), written into memory rune reads through rune::view;
-//   3. every point's nearest centroid, argmin over c of |c|^2 - 2 products[i * k + c] (|p|^2 is
+//   3. every point's nearest centroid, argmin over c of |c|^2 - 2 products[i + c * n] (|p|^2 is
 //      the same for every c), stored, and the clusters' sizes, a histogram of it: one pass;
 //   4. the clusters' coordinate sums, a histogram over k * d bins of the n * d coordinates;
 //   5. the means (an empty cluster keeps its centroid).
@@ -44,12 +44,15 @@ class blas {
 };
 
 // The index of the smallest |c|^2 - 2 p.c over the k centroids of point i (the first on ties).
+// The products are point-major within a centroid (i + c * n), so the threads of a warp, on
+// neighbouring points, read neighbouring floats: with i * k + c each thread read its own 4 KB
+// row at k = 1024 and the argmin, not the SGEMM, took most of an iteration.
 RUNE_FN inline std::int32_t nearest_by_products(const float* products, const float* norms, rune::index_t i,
-                                                rune::index_t k) {
+                                                rune::index_t n, rune::index_t k) {
   std::int32_t best = 0;
   float best_dist = 0;
   for (rune::index_t c = 0; c < k; ++c) {
-    const float dist = norms[c] - 2.0f * products[i * k + c];
+    const float dist = norms[c] - 2.0f * products[i + c * n];
     if (c == 0 || dist < best_dist) {
       best_dist = dist;
       best = static_cast<std::int32_t>(c);
@@ -76,18 +79,20 @@ Result step(const rune::array<float>& points, const rune::array<float>& centroid
       },
       rune::iota(k)));
 
-  // 2. The products, column-major k x n: element (c, i) at c + i * k.
+  // 2. The products, column-major n x k: element (i, c) at i + c * n. Both operands are
+  //    column-major d x n and d x k as cuBLAS sees rune's row-major arrays, so the points are
+  //    transposed.
   const float one = 1.0f, zero = 0.0f;
-  check(cublasSgemm(cublas.get(), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(n), static_cast<int>(d),
-                    &one, centroids.data(), static_cast<int>(d), points.data(), static_cast<int>(d), &zero,
-                    thrust::raw_pointer_cast(products.data()), static_cast<int>(k)),
+  check(cublasSgemm(cublas.get(), CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n), static_cast<int>(k), static_cast<int>(d),
+                    &one, points.data(), static_cast<int>(d), centroids.data(), static_cast<int>(d), &zero,
+                    thrust::raw_pointer_cast(products.data()), static_cast<int>(n)),
         "cublasSgemm");
 
   // 3. The nearest centroid of every point, and the sizes: one pass.
   const rune::array<float> product_arr = rune::view(products);
   const auto prv = product_arr.view();
   const auto nv = norms.view();
-  auto nearest = rune::map([=] RUNE_FN (rune::index_t i) { return nearest_by_products(prv.data, nv.data, i, k); },
+  auto nearest = rune::map([=] RUNE_FN (rune::index_t i) { return nearest_by_products(prv.data, nv.data, i, n, k); },
                            rune::iota(n));
   auto sizes = rune::genhist(k, rune::plus{}, std::int32_t{0}, nearest, rune::replicate(n, std::int32_t{1}));
   static_assert(rune::plan_of<decltype(nearest), decltype(sizes)>::passes == 1,

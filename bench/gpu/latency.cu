@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <rune/rune.hpp>
@@ -116,16 +117,44 @@ struct cub_pipeline {
   }
 };
 
+// The name of a graph node's type, for the node counts printed beside each capture.
+const char* node_type_name(cudaGraphNodeType t) {
+  switch (t) {
+    case cudaGraphNodeTypeKernel: return "kernel";
+    case cudaGraphNodeTypeMemset: return "memset";
+    case cudaGraphNodeTypeMemcpy: return "memcpy";
+    case cudaGraphNodeTypeMemAlloc: return "alloc";
+    case cudaGraphNodeTypeMemFree: return "free";
+    case cudaGraphNodeTypeEventRecord: return "event record";
+    case cudaGraphNodeTypeWaitEvent: return "event wait";
+    case cudaGraphNodeTypeEmpty: return "empty";
+    default: return "other";
+  }
+}
+
 // Captures enqueue() on s into a graph, instantiated to free its memory on relaunch; prints
-// how many nodes it has.
+// how many nodes it has, by type.
 template <class F> cudaGraphExec_t capture(cudaStream_t s, const char* what, F&& enqueue) {
   RUNE_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   enqueue();
   cudaGraph_t graph;
   RUNE_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-  std::size_t nodes = 0;
-  RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
-  std::printf("%s: a graph of %zu nodes\n", what, nodes);
+  std::size_t count = 0;
+  RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  std::vector<std::pair<std::string, int>> by_type;
+  for (const cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType t;
+    RUNE_CUDA_CHECK(cudaGraphNodeGetType(node, &t));
+    const std::string name = node_type_name(t);
+    const auto at = std::find_if(by_type.begin(), by_type.end(), [&](const auto& e) { return e.first == name; });
+    if (at == by_type.end()) by_type.emplace_back(name, 1);
+    else ++at->second;
+  }
+  std::printf("%s: a graph of %zu nodes:", what, count);
+  for (const auto& [name, n] : by_type) std::printf(" %d %s", n, name.c_str());
+  std::printf("\n");
   cudaGraphExec_t exec;
   RUNE_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));
   RUNE_CUDA_CHECK(cudaGraphDestroy(graph));

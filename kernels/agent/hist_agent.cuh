@@ -200,13 +200,16 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
         std::make_integer_sequence<int, K>{});
   }
 
-  // Tiles of threads x items indices, each thread taking items strided by the block. A full
+  // Steps of threads x items indices, each thread taking items strided by the block. A full
   // tile inside every sink loads runs of consecutive elements and skips the per-element length
   // checks (load_runs.cuh, Note [Striped runs]); updates commute, so the order does not matter.
-  // A body without runs (load_run, runs_fit) takes the guarded loop everywhere.
+  // A body without runs (load_run, runs_fit) takes the guarded loop everywhere. Steps of fewer
+  // items than a tile (small n, Note [Shallow steps at small n]) take the guarded loop too.
   __device__ void traverse(hist_updater<Body, per_warp>& u) const {
-    for (index_t base = index_t(blockIdx.x) * tile; base < n; base += index_t(gridDim.x) * tile) {
-      if (base + tile <= n) {
+    const int step_items = p.items_per_step;
+    const index_t step = index_t(threads) * step_items;
+    for (index_t base = index_t(blockIdx.x) * step; base < n; base += index_t(gridDim.x) * step) {
+      if (step_items == items && base + tile <= n) {
         if constexpr (vector_run > 1) {
           if (body.template runs_fit<vector_run>(base, base + tile)) {
             tile_runs<vector_run>(base, u);
@@ -220,7 +223,7 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
           }
         }
       }
-      partial_tile(base, u);  // the last tile, or one in which a sink ends
+      partial_tile(base, step_items, u);  // the last tile, one in which a sink ends, or a shallow step
     }
   }
 
@@ -267,11 +270,11 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
     }
   }
 
-  __device__ void partial_tile(index_t base, hist_updater<Body, per_warp>& u) const {
+  __device__ void partial_tile(index_t base, int step_items, hist_updater<Body, per_warp>& u) const {
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const index_t i = base + index_t(k) * threads + threadIdx.x;
-      if (i < n) body.store(i, body.load(i), u, p.first_pass);
+      if (k < step_items && i < n) body.store(i, body.load(i), u, p.first_pass);
     }
   }
 

@@ -85,6 +85,7 @@ enum class hist_pass_kind {
 
 template <int K> struct hist_pass_params {
   hist_layout h[K > 0 ? K : 1];
-  bool first_pass;  // the body's other sinks (stored maps, scatters, points) write on this pass only
+  bool first_pass;      // the body's other sinks (stored maps, scatters, points) write on this pass only
+  int items_per_step;   // items each thread takes per step, at most the policy's (Note [Shallow steps at small n])
 };
 }  // namespace rune::kernels

@@ -180,6 +180,7 @@ template <class Policy, class Body> void launch_passes(index_t n, const Body& bo
       set_pass_window(params.h[h], p.histograms[h], body.template target<h>().nbins, pass);
     });
     params.first_pass = pass == 0;
+    params.items_per_step = p.items_per_step;
     kernel<<<p.grid, Policy::block_threads, p.shared_bytes, stream>>>(n, body, params);
     RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_pass_kernel");
     for_each_histogram(all, [&](auto hc) {

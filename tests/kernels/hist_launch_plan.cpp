@@ -103,15 +103,40 @@ TEST_CASE("hist launch plan: padding is dropped where it does not fit, and a lay
 
 TEST_CASE("hist launch plan: the grid, and global M capped by the threads that run") {
   const kn::hist_limits l = h100_like();
-  // 20000 elements are 3 tiles of 8192: 3 blocks of 1024 threads, so M = 5000 becomes 3072.
-  const kn::hist_launch_plan p = kn::plan_hist_launch(20000, {global_decision(5000, 2, 10)}, {{4, false}}, l, two_per_sm);
-  CHECK(p.grid == 3);
-  CHECK(p.histograms[0].M == 3072);
-  CHECK(p.layouts[0].M == 3072);
+  // 20000 elements are 3 tiles of 8192, fewer than the 264 resident blocks: steps of one item,
+  // 20 blocks of 1024 threads, so M = 50000 becomes 20480 and M = 5000 stays.
+  const kn::hist_launch_plan p = kn::plan_hist_launch(20000, {global_decision(50000, 2, 10)}, {{4, false}}, l, two_per_sm);
+  CHECK(p.grid == 20);
+  CHECK(p.items_per_step == 1);
+  CHECK(p.histograms[0].M == 20480);
+  CHECK(p.layouts[0].M == 20480);
   CHECK(p.passes == 2);
-  // Many elements: the grid is the resident blocks, at most the policy's cap per SM.
+  CHECK(kn::plan_hist_launch(20000, {global_decision(5000, 1, 10)}, {{4, false}}, l, two_per_sm).histograms[0].M == 5000);
+  // Many elements: whole tiles, and the grid is the resident blocks, at most the policy's cap per SM.
   const auto four_per_sm = [](kn::hist_pass_kind, std::size_t) { return 4; };
-  CHECK(kn::plan_hist_launch(100000000, {global_decision(8, 1, 10)}, {{4, false}}, l, four_per_sm).grid == 2 * 132);
+  const kn::hist_launch_plan many = kn::plan_hist_launch(100000000, {global_decision(8, 1, 10)}, {{4, false}}, l, four_per_sm);
+  CHECK(many.grid == 2 * 132);
+  CHECK(many.items_per_step == 8);
+}
+
+TEST_CASE("hist launch plan: shallow steps at small n, as far as the shared bins the blocks flush allow") {
+  const kn::hist_limits l = h100_like();
+  // 1e5 elements over 1024 shared bins: 13 whole tiles, but up to 1e5 / 1024 = 97 blocks may
+  // flush their copies: steps of one item, 98 blocks.
+  const kn::hist_launch_plan p = kn::plan_hist_launch(100000, {shared_decision(1, 1, 1024)}, {{4, false}}, l, two_per_sm);
+  CHECK(p.items_per_step == 1);
+  CHECK(p.grid == 98);
+  // Over 40000 shared bins only 2 blocks' flushes fit in the elements: the 13 tiles' worth of
+  // blocks, at 7 items a step.
+  const kn::hist_launch_plan wide = kn::plan_hist_launch(100000, {shared_decision(1, 1, 40000)}, {{4, false}}, l, two_per_sm);
+  CHECK(wide.items_per_step == 7);
+  CHECK(wide.grid == 14);
+  // The grid formula alone: never beyond the resident blocks, never fewer items than one.
+  CHECK(kn::grid_for(300000, 264, 1024, 8, 0).grid == 264);
+  CHECK(kn::grid_for(300000, 264, 1024, 8, 0).items_per_step == 1);
+  CHECK(kn::grid_for(1, 264, 1024, 8, 0).grid == 1);
+  CHECK(kn::grid_for(1, 264, 1024, 8, 0).items_per_step == 1);
+  CHECK(kn::grid_for(264 * 8192, 264, 1024, 8, 0).items_per_step == 8);
 }
 
 TEST_CASE("hist launch plan: passes are the most any histogram takes; later chunks are empty") {
