@@ -60,8 +60,22 @@ template <class T> class device_value {
   std::uint64_t id_ = 0;
 };
 
+// What force(..., rune::on_device) returns for a filter that is a result of the force and
+// that no other construct of it reads: the kept elements at the front of `values`, an array as
+// long as the filter's input (the elements past the kept ones are unspecified), and their
+// number in device memory. Nothing is read back to the host, so the force enqueues its work and
+// returns, and it can be captured into a CUDA graph. `count` is a lazy scalar of later forces
+// like any device_value (a map of `values` with rune::iota and `count` can mask the tail), or
+// read with count.get(), which waits for the stream.
+//
+//   auto [kept, count] = rune::force(rune::filter(p, xs), rune::cuda_executor{s}, rune::on_device);
+template <class T> struct filtered {
+  array<T> values;
+  device_value<index_t> count;
+};
+
 // Keeps the scalar results of a force in GPU memory (the cuda backend only): each scalar root
-// comes back as a rune::device_value.
+// comes back as a rune::device_value, each filter root as a rune::filtered.
 struct on_device_t {
   explicit constexpr on_device_t() = default;
 };

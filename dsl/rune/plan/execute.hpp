@@ -105,6 +105,8 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
 
   typename forest_storage<positions>::pointers ptrs_{};
   typename forest_storage<positions>::results results_{};
+  // Host slots naming the filters' counts kept on the device (count_on_device), by canonical node.
+  index_t filter_counts_[N]{};
   Backend& be_;
   // Destinations this force updates in place: marked failed if the force throws.
   std::vector<std::atomic<consumed>*> consumed_;
@@ -143,7 +145,10 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
       return node<p>().a;
     else if constexpr (F.nodes[p].kind == node_kind::device_scalar)
       return device_value_access<value_t<p>>::make(node<p>().owner, node<p>().p, node<p>().device);
-    else if constexpr (F.nodes[p].scalar && OnDevice) {
+    else if constexpr (count_on_device<p>()) {
+      const auto bound = be_.template device_result<index_t>(&filter_counts_[P.canon[p]]);
+      return filtered<value_t<p>>{result<p>(), device_value_access<index_t>::make(bound.owner, bound.p)};
+    } else if constexpr (F.nodes[p].scalar && OnDevice) {
       const auto bound = be_.template device_result<value_t<p>>(result<p>().ptr());
       return device_value_access<value_t<p>>::make(bound.owner, bound.p);
     } else if constexpr (F.nodes[p].scalar)
@@ -170,6 +175,20 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     }
   }
   template <int I, int K> static constexpr int child = F.kids[F.nodes[I].first_child + K];
+
+  // Whether a construct of this force reads node I's result.
+  template <int I> static constexpr bool read_in_force() {
+    for (int p = 0; p < N; ++p)
+      for (int k = 0; k < F.nodes[p].nchildren; ++k)
+        if (P.canon[F.child(p, k)] == P.canon[I]) return true;
+    return false;
+  }
+  // A filter whose length stays on the device (rune::on_device): one that only the caller
+  // reads. A filter that a later pass of the same force reads needs its length on the host
+  // to size that pass, so it is read back, as without rune::on_device.
+  template <int I> static constexpr bool count_on_device() {
+    return OnDevice && F.nodes[I].kind == node_kind::filter && !read_in_force<I>();
+  }
 
   static constexpr alloc_kind kind_for(int canonical) {
     return P.root[canonical] ? alloc_kind::output : alloc_kind::temporary;
@@ -406,8 +425,9 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     const index_t n = length<child<S, 0>>();
     check_elements<T>(n, construct_name(F.nodes[S].kind), "elements");
     if constexpr (F.nodes[S].kind == node_kind::filter) {
-      using E = decltype(in);
-      result<S>() = be_.run(filter_form<T, decltype(sn.p), E>{sn.p, in, n}, kind_for(S));
+      const filter_form<T, decltype(sn.p), decltype(in)> form{sn.p, in, n};
+      if constexpr (count_on_device<S>()) result<S>() = be_.run_on_device(form, kind_for(S), &filter_counts_[S]);
+      else result<S>() = be_.run(form, kind_for(S));
     } else {
       auto fin = as<T>(in);
       if constexpr (P.stored[S]) result<S>() = be_.template allocate<T>(n, kind_for(S));  // n checked above

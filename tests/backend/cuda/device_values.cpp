@@ -223,3 +223,100 @@ TEST_CASE("on_device: a result read on another stream is not reused before that 
   RUNE_CUDA_CHECK(cudaDeviceSynchronize());
   round(true);
 }
+
+namespace {
+struct above {
+  int t;
+  RUNE_FN bool operator()(int x) const { return x > t; }
+};
+struct sample {
+  int key;
+  float weight;
+  friend bool operator==(const sample&, const sample&) = default;
+};
+struct heavy {
+  RUNE_FN bool operator()(const sample& s) const { return s.weight > 0.5f; }
+};
+struct to_sample {
+  RUNE_FN sample operator()(int x, index_t i) const { return {x, static_cast<float>(i % 4) / 4.0f}; }
+};
+// values[i] where i < count, else 0: the kept elements' sum with the count on the device.
+struct below_count {
+  RUNE_FN long long operator()(int x, index_t i, index_t count) const { return i < count ? x : 0; }
+};
+template <class T> std::vector<T> prefix(const rune::array<T>& a, index_t count) {
+  std::vector<T> all = a.to_vector();
+  REQUIRE(count <= static_cast<index_t>(all.size()));
+  all.resize(static_cast<std::size_t>(count));
+  return all;
+}
+}  // namespace
+
+TEST_CASE("on_device: a filter's kept elements and their count stay on the device, with no synchronization") {
+  const owned_stream s;
+  const rune::cuda_executor on{s.s};
+  for (index_t n : {index_t{0}, index_t{1}, index_t{1000}, (index_t{1} << 20) + 7}) {
+    for (int t : {-100, 0, 100}) {  // everything kept, about half, nothing
+      CAPTURE(n);
+      CAPTURE(t);
+      const auto in = rune_test::random_vector<int>(n, -50, 50, 40 + static_cast<std::uint64_t>(t + 100));
+      const auto xs = rune::to_array(in);
+      std::vector<int> want;
+      for (int x : in)
+        if (x > t) want.push_back(x);
+      const rune::filtered<int> kept = rune::force(rune::filter(above{t}, xs), on, rune::on_device);
+      CHECK(kept.values.size() == n);  // the input's length: the count is not known on the host
+      CHECK(kept.count.get() == static_cast<index_t>(want.size()));
+      CHECK(prefix(kept.values, kept.count.get()) == want);
+    }
+  }
+}
+
+TEST_CASE("on_device: a filter enqueued behind a busy stream, its count a lazy scalar of the next force") {
+  const owned_stream s;
+  const rune::cuda_executor on{s.s};
+  const auto in = rune_test::random_vector<int>(100003, -50, 50, 41);
+  const auto xs = rune::to_array(in);
+  long long want = 0;
+  index_t want_count = 0;
+  for (int x : in)
+    if (x > 0) {
+      want += x;
+      ++want_count;
+    }
+  const auto chain = [&] {
+    auto [values, count] = rune::force(rune::filter(above{0}, xs), on, rune::on_device);
+    const auto total = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(below_count{}, values, rune::iota(values.size()), count)),
+                                   on, rune::on_device);
+    return std::make_tuple(values, count, total);
+  };
+  (void)std::get<2>(chain()).get();  // kernels loaded
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  keep_busy(s.s);
+  const auto [values, count, total] = chain();
+  CHECK(still_busy(s.s));
+  CHECK(total.get() == want);
+  CHECK(count.get() == want_count);
+  // With a scalar root beside it, and with struct elements.
+  auto [kept, sum] = rune::force(rune::filter(above{0}, xs), rune::reduce(rune::plus{}, 0, xs), on, rune::on_device);
+  CHECK(kept.count.get() == want_count);
+  CHECK(sum.get() == std::accumulate(in.begin(), in.end(), 0));
+  const auto samples = rune::map(to_sample{}, xs, rune::iota(xs.size()));
+  const rune::filtered<sample> heavy_ones = rune::force(rune::filter(heavy{}, samples), on, rune::on_device);
+  std::vector<sample> want_samples;
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (static_cast<float>(i % 4) / 4.0f > 0.5f) want_samples.push_back({in[i], static_cast<float>(i % 4) / 4.0f});
+  CHECK(prefix(heavy_ones.values, heavy_ones.count.get()) == want_samples);
+}
+
+TEST_CASE("on_device: a filter that another construct of the same force reads is still right (its length read back)") {
+  const owned_stream s;
+  const auto in = rune_test::random_vector<int>(5003, -50, 50, 42);
+  const auto xs = rune::to_array(in);
+  const auto kept = rune::filter(above{0}, xs);
+  const rune::device_value<int> total = rune::force(rune::reduce(rune::plus{}, 0, kept), rune::cuda_executor{s.s}, rune::on_device);
+  int want = 0;
+  for (int x : in)
+    if (x > 0) want += x;
+  CHECK(total.get() == want);
+}

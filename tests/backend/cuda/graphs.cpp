@@ -1,11 +1,12 @@
 // Forces captured into a CUDA graph and the graph launched many times (Note [Forces inside a
-// stream capture]): a map into a scan, a histogram, a reduce kept on the device and a
-// segmented scan, captured once in each capture mode; before each launch the input changes
+// stream capture]): a map into a scan, a filter and a reduce kept on the device, a histogram
+// and a segmented scan, captured once in each capture mode; before each launch the input changes
 // (a copy into it on the stream), and every launch's results must be that input's.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -22,6 +23,7 @@ using rune_test::widen;
 
 struct captured_results {
   rune::array<int> scanned, counts, segmented;
+  rune::filtered<int> kept;
   rune::device_value<long long> total;
 };
 
@@ -31,6 +33,7 @@ captured_results enqueue(const rune::array<int>& xs, cudaStream_t s) {
   const auto ys = rune::map(affine_3x1{}, xs);
   captured_results r;
   r.scanned = rune::force(rune::scan(rune::plus{}, 0, ys), on);
+  r.kept = rune::force(rune::filter(rune_test::is_positive{}, ys), on, rune::on_device);
   r.counts = rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, ys), rune::replicate(xs.size(), 1)), on);
   r.total = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(widen{}, ys)), on, rune::on_device);
   r.segmented = rune::force(rune::segmented_scan(rune::plus{}, 0, pipeline_segment, ys), on);
@@ -38,8 +41,11 @@ captured_results enqueue(const rune::array<int>& xs, cudaStream_t s) {
 }
 
 bool matches(const captured_results& got, const rune_test::pipeline_results& want) {
-  return got.scanned.to_vector() == want.scanned && got.counts.to_vector() == want.counts &&
-         got.total.get() == want.total && got.segmented.to_vector() == want.segmented;
+  const index_t kept = got.kept.count.get();
+  std::vector<int> values = got.kept.values.to_vector();
+  values.resize(static_cast<std::size_t>(std::min<index_t>(kept, static_cast<index_t>(values.size()))));
+  return got.scanned.to_vector() == want.scanned && kept == static_cast<index_t>(want.kept.size()) && values == want.kept &&
+         got.counts.to_vector() == want.counts && got.total.get() == want.total && got.segmented.to_vector() == want.segmented;
 }
 
 // Captures the pipeline in `mode`, launches it `launches` times with the inputs in turn, and

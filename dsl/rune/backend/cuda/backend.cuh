@@ -203,9 +203,29 @@ class backend {
   // keeping just over half in bench_gpu_scan, H100), and a CUB user's output array is the
   // input's size anyway.
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
-    // 32-bit counts where they suffice: a 4-byte scan moves half the tile-state bytes.
-    if (f.n <= index_t{0xFFFFFFFF}) return run_filter<unsigned>(f, kind);
-    return run_filter<unsigned long long>(f, kind);
+    if (f.n <= 0) return allocate<T>(0, kind);
+    refuse_in_capture();
+    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
+    const kernels::host_cell count(sizeof(index_t), stream_);
+    enqueue_filter(f, static_cast<T*>(whole.get()), count.device_pointer<index_t>());
+    synchronize();
+    index_t kept = 0;
+    count.read(kept);
+    return keep_or_compact<T>(std::move(whole), f.n, kept, kind);
+  }
+
+  // A filter whose length stays in device memory (rune::on_device, a filter no pass of its
+  // force reads): the kept elements at the front of an array of n, and their count bound to
+  // `count_slot` (device_result), with no synchronization.
+  template <class T, class P, class E> array<T> run_on_device(const filter_form<T, P, E>& f, alloc_kind kind,
+                                                              const index_t* count_slot) {
+    array<T> whole = allocate<T>(f.n > 0 ? f.n : 0, kind);
+    auto mem = kernels::result_memory(sizeof(index_t), stream_);
+    index_t* count = static_cast<index_t*>(mem.get());
+    if (f.n > 0) enqueue_filter(f, array_access<T>::data(whole), count);
+    else kernels::fill(count, 1, index_t{0}, stream_);
+    device_bindings_.push_back({count_slot, std::move(mem), count});
+    return whole;
   }
 
   // The host waits for the stream: to read a scalar, a point or a filter's length back.
@@ -220,7 +240,8 @@ class backend {
     if (kernels::capturing(stream_))
       throw usage_error("rune::force: this force reads a result back to the host (a scalar, or a filter's length), "
                         "which needs a synchronization that a stream being captured into a CUDA graph cannot do; "
-                        "force scalars with rune::on_device, and filter outside the capture");
+                        "force scalars and filters with rune::on_device (a filter's length then stays on the device, "
+                        "for a filter that is a result of its force and read by no other construct of it)");
   }
 
  private:
@@ -242,25 +263,27 @@ class backend {
     }
   }
 
-  template <class C, class T, class P, class E> array<T> run_filter(const filter_form<T, P, E>& f, alloc_kind kind) {
-    if (f.n <= 0) return allocate<T>(0, kind);
-    refuse_in_capture();
-    auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
-    const kernels::host_cell count(sizeof(C), stream_);
-    T* out = static_cast<T*>(whole.get());
-    kernels::scan_single_pass<false>(f.n, 0, 0, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
-                              filter_g<T, C, P, E>{f.p, f.e, out, count.device_pointer<C>(), f.n}, stream_);
-    synchronize();
-    C kept_count = 0;
-    count.read(kept_count);
-    const index_t kept = static_cast<index_t>(kept_count);
-    if (kept * 4 >= f.n) {
-      count_bytes(kind, static_cast<std::size_t>(f.n) * sizeof(T));
+  // The filter's single pass into out (capacity f.n > 0), its count into *count. 32-bit
+  // counts where they suffice: a 4-byte scan moves half the tile-state bytes.
+  template <class T, class P, class E> void enqueue_filter(const filter_form<T, P, E>& f, T* out, index_t* count) {
+    const auto pass = [&]<class C>(C zero) {
+      kernels::scan_single_pass<false>(f.n, 0, 0, false, zero, plus{}, filter_f<C, P, E>{f.p, f.e},
+                                       filter_g<T, C, P, E>{f.p, f.e, out, count, f.n}, stream_);
+    };
+    if (f.n <= index_t{0xFFFFFFFF}) pass(0u);
+    else pass(0ull);
+  }
+
+  // The kept elements as an array of their own: the filter's whole buffer where at least a
+  // quarter was kept, else a copy of them (the buffer goes back to the pool).
+  template <class T> array<T> keep_or_compact(std::shared_ptr<void> whole, index_t n, index_t kept, alloc_kind kind) {
+    if (kept * 4 >= n) {
+      count_bytes(kind, static_cast<std::size_t>(n) * sizeof(T));
       return array_access<T>::make(std::move(whole), kept, location::device);
     }
     array<T> result = allocate<T>(kept, kind);
-    copy(array_access<T>::data(result), out, kept);
-    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(f.n) * sizeof(T));
+    copy(array_access<T>::data(result), static_cast<const T*>(whole.get()), kept);
+    count_bytes(alloc_kind::scratch, static_cast<std::size_t>(n) * sizeof(T));
     return result;
   }
 

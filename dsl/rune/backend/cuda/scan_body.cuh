@@ -80,8 +80,8 @@ template <class C, class P, class E> struct filter_f {
 template <class T, class C, class P, class E> struct filter_g {
   P p;
   E e;
-  T* out;    // capacity n
-  C* count;  // device-accessible (a mapped host cell): the number kept
+  T* out;          // capacity n
+  index_t* count;  // the number kept: a mapped host cell, or device memory (rune::on_device)
   index_t n;
   using loaded = nothing_loaded;
   static constexpr bool reads_f_loaded = true;  // the scan policy sizes tiles for it
@@ -89,7 +89,7 @@ template <class T, class C, class P, class E> struct filter_g {
   __device__ void store(index_t i, nothing_loaded, const typename E::loaded& l, C kept) const {
     const T x = e.compute(l, i, no_ctx{});
     if (p(x)) out[kept - 1] = x;
-    if (i == n - 1) *count = kept;
+    if (i == n - 1) *count = static_cast<index_t>(kept);
   }
 };
 }  // namespace rune::detail::cuda
