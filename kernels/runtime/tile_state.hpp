@@ -67,15 +67,18 @@ class tile_state_pool {
   }
 
   // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
-  // capture]): fresh memory, so any epoch is current; 1, as after a clear.
+  // capture]): fresh memory, so any epoch is current; 1, as after a clear. The words and the
+  // values share one allocation, so a captured scan adds one memory node, one memset and one
+  // free to the graph, not two of each: every node is launch work at each replay.
   static held_tile_state lease_in_graph(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
-    const std::size_t word_bytes = (tiles + 1) * sizeof(unsigned), values_bytes = tiles * 2 * value_bytes + 16;
-    auto words = pool_allocate(word_bytes, stream);
-    auto values = pool_allocate(values_bytes, stream);
-    RUNE_CUDA_CHECK(cudaMemsetAsync(words.get(), 0, word_bytes, stream));
-    RUNE_CUDA_CHECK(cudaMemsetAsync(values.get(), 0, values_bytes, stream));
-    unsigned* w = static_cast<unsigned*>(words.get());
-    return {{w, w + 1, values.get(), 1}, words, values};
+    // The values start 16-byte aligned: 16-byte packed words are read and written whole.
+    const std::size_t word_bytes = ((tiles + 1) * sizeof(unsigned) + 15) / 16 * 16;
+    const std::size_t values_bytes = tiles * 2 * value_bytes + 16;
+    auto block = pool_allocate(word_bytes + values_bytes, stream);
+    RUNE_CUDA_CHECK(cudaMemsetAsync(block.get(), 0, word_bytes + values_bytes, stream));
+    unsigned* w = static_cast<unsigned*>(block.get());
+    void* values = static_cast<char*>(block.get()) + word_bytes;
+    return {{w, w + 1, values, 1}, block, block};
   }
 
   // Never destroyed, as the reductions' scratch (reduction_state.hpp): the streams their

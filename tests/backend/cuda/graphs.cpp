@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <vector>
 
@@ -96,6 +97,53 @@ TEST_CASE("graphs: a captured pipeline launched 1000 times, global capture mode"
 TEST_CASE("graphs: thread-local capture mode, and many tiles (look-back across launches)") {
   CHECK(wrong_launches(10007, cudaStreamCaptureModeThreadLocal, 100) == 0);
   CHECK(wrong_launches((index_t{1} << 21) + 3, cudaStreamCaptureModeThreadLocal, 30) == 0);
+}
+
+namespace {
+// The nodes of each type in a captured graph.
+std::map<cudaGraphNodeType, int> nodes_by_type(cudaGraph_t graph) {
+  std::size_t count = 0;
+  RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  std::map<cudaGraphNodeType, int> by_type;
+  for (const cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType t;
+    RUNE_CUDA_CHECK(cudaGraphNodeGetType(node, &t));
+    ++by_type[t];
+  }
+  return by_type;
+}
+}  // namespace
+
+TEST_CASE("graphs: a captured scan is its output, one tile-state block zeroed once, and its kernel") {
+  rune_test::owned_stream s;
+  const std::vector<int> in = rune_test::pipeline_input(100007, 7);
+  const auto xs = rune::to_array(in);  // several tiles: a look-back
+  (void)rune::force(rune::scan(rune::plus{}, 0, xs), rune::cuda_executor{s.s});  // kernels loaded
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s.s));
+  RUNE_CUDA_CHECK(cudaStreamBeginCapture(s.s, cudaStreamCaptureModeThreadLocal));
+  rune::array<int> scanned = rune::force(rune::scan(rune::plus{}, 0, xs), rune::cuda_executor{s.s});
+  cudaGraph_t graph;
+  RUNE_CUDA_CHECK(cudaStreamEndCapture(s.s, &graph));
+  auto by_type = nodes_by_type(graph);
+  CHECK(by_type[cudaGraphNodeTypeKernel] == 1);
+  CHECK(by_type[cudaGraphNodeTypeMemAlloc] == 2);  // the output and the tile state
+  CHECK(by_type[cudaGraphNodeTypeMemset] == 1);
+  CHECK(by_type[cudaGraphNodeTypeMemFree] == 1);  // the tile state; the output is the caller's
+  cudaGraphExec_t exec;
+  RUNE_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));
+  for (int launch = 0; launch < 3; ++launch) {
+    RUNE_CUDA_CHECK(cudaGraphLaunch(exec, s.s));
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(s.s));
+    std::vector<int> want(in.size());
+    std::partial_sum(in.begin(), in.end(), want.begin());
+    CHECK(scanned.to_vector() == want);
+  }
+  scanned = {};  // after the last launch (Note [Forces inside a stream capture])
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s.s));
+  RUNE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  RUNE_CUDA_CHECK(cudaGraphDestroy(graph));
 }
 
 TEST_CASE("graphs: what needs the host to wait is refused in a capture, in the user's words") {
