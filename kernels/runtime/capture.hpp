@@ -10,7 +10,8 @@
 // and their ticket are allocated in the graph itself (cudaMallocAsync and cudaMemsetAsync on
 // the captured stream become memory and memset nodes), zeroed and freed by every launch, and
 // the pools are not touched. What needs the host to wait cannot be captured: a scalar read back
-// to the host or a filter's length throws rune::usage_error naming rune::on_device instead.
+// to the host or a filter's length throws rune::usage_error naming rune::on_device instead
+// (with it, scalars and a filter's count stay in device memory: rune::filtered).
 // Arrays and device values a captured force returns live in the graph's memory: they hold each
 // launch's results until the next launch (instantiate with
 // cudaGraphInstantiateFlagAutoFreeOnLaunch); drop them after the last launch.

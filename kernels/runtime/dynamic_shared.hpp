@@ -4,26 +4,35 @@
 // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize), and the attribute is set
 // for the device current at the call. So it is set once per kernel and device (as the
 // properties are read, device_properties.hpp): a second GPU gets a call of its own, which a
-// process-wide once per kernel would skip.
+// process-wide once per kernel would skip. The work is a function of its own, not a template:
+// only the flags are per kernel, so each kernel adds one static and a call, not a
+// std::call_once and its lambda, to every program that launches it.
 #include <cuda_runtime.h>
 
-#include <array>
-#include <cstddef>
-#include <mutex>
+#include <atomic>
+#include <cstdint>
 
 #include "cuda_error.hpp"
 #include "device_properties.hpp"
 
 namespace rune::kernels {
 
+// Allows `kernel` `bytes` of dynamic shared memory on the current device, once per device
+// ordinal below 64 (`done` holds a bit each; any further device sets it at every call, which
+// is right, only slower). Two threads may both set it: the call is idempotent.
+inline void allow_dynamic_shared(const void* kernel, int bytes, std::atomic<std::uint64_t>& done) {
+  const int device = current_device_properties().device;
+  const std::uint64_t bit = device >= 0 && device < 64 ? std::uint64_t{1} << device : 0;
+  if (bit != 0 && (done.load(std::memory_order_acquire) & bit) != 0) return;
+  RUNE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  done.fetch_or(bit, std::memory_order_release);
+}
+
 // Kernel, allowed `bytes` of dynamic shared memory on the current device. `bytes` is the
 // kernel's allowance, not one launch's need: every call for one kernel passes the same.
 template <auto Kernel> auto with_dynamic_shared(int bytes) {
-  static std::array<std::once_flag, 64> once;
-  const auto device = static_cast<std::size_t>(current_device_properties().device);
-  std::call_once(once[device % 64], [&] {
-    RUNE_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  });
+  static std::atomic<std::uint64_t> done{0};
+  allow_dynamic_shared(reinterpret_cast<const void*>(Kernel), bytes, done);
   return Kernel;
 }
 }  // namespace rune::kernels

@@ -38,8 +38,10 @@ template <class... Cs> constexpr int child_offset(int k) {
 
 template <class L> struct forest_storage;
 template <class... Ps> struct forest_storage<tlist<Ps...>> {
-  using pointers = std::tuple<const Ps*...>;
-  using results = std::tuple<result_slot_t<Ps>...>;
+  // rows, not std::tuples: one base per slot and no member templates, so a force instantiates
+  // far less of them (Note [Why not std::tuple]).
+  using pointers = row<const Ps*...>;
+  using results = row<result_slot_t<Ps>...>;
 };
 
 // Node addresses by position: the roots walked in post-order, as the planner numbered them.
@@ -55,7 +57,7 @@ void collect_children(const Node& n, Ptrs& ptrs, tlist<Cs...>) {
 
 template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, Ptrs& ptrs) {
   collect_children<Start>(n, ptrs, typename node_traits<Node>::children{});
-  std::get<Start + subtree_size<Node> - 1>(ptrs) = &n;
+  get<Start + subtree_size<Node> - 1>(ptrs) = &n;
 }
 
 // Identities of same-typed positions agree, so the typed plan is valid (Note [Identity by
@@ -64,7 +66,7 @@ template <class Forest, class Ptrs> bool same_typed_nodes_are_shared(const Ptrs&
   bool ok = true;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     ((ok = ok && (Forest::desc.nodes[I].kind == node_kind::leaf ||
-                  std::get<I>(ptrs)->id == std::get<Forest::desc.type_canon[I]>(ptrs)->id)),
+                  get<I>(ptrs)->id == get<Forest::desc.type_canon[I]>(ptrs)->id)),
      ...);
   }(std::make_index_sequence<Forest::size>{});
   return ok;
@@ -160,10 +162,10 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
  private:
   template <int I> using node_t = typename Forest::template node_at<I>;
   template <int I> using value_t = typename node_t<I>::value_type;
-  template <int I> const node_t<I>& node() const { return *std::get<I>(ptrs_); }
-  template <int I> auto& result() { return std::get<P.canon[I]>(results_); }
+  template <int I> const node_t<I>& node() const { return *get<I>(ptrs_); }
+  template <int I> auto& result() { return get<P.canon[I]>(results_); }
   // A leaf's array where the backend runs; its own slot (leaves of one type are distinct).
-  template <int I> auto& leaf_array() { return std::get<I>(results_); }
+  template <int I> auto& leaf_array() { return get<I>(results_); }
   template <int I> void stage_leaf() {
     if constexpr (F.nodes[I].kind == node_kind::leaf) leaf_array<I>() = be_.resident(node<I>().a);
     if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::device)
@@ -171,7 +173,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     // A device value read on the CPU: its value, copied once (a transfer).
     if constexpr (F.nodes[I].kind == node_kind::device_scalar && Backend::where == location::host) {
       if (!copy_device_to_host) throw backend_error("rune::device_value: the value lives on a GPU but this program has no CUDA backend");
-      copy_device_to_host(std::get<I>(results_).ptr(), node<I>().p, sizeof(value_t<I>), node<I>().owner);
+      copy_device_to_host(get<I>(results_).ptr(), node<I>().p, sizeof(value_t<I>), node<I>().owner);
     }
   }
   template <int I, int K> static constexpr int child = F.kids[F.nodes[I].first_child + K];
@@ -255,7 +257,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     else if constexpr (k == node_kind::replicate) return const_eval<value_t<I>>{node<I>().x};
     else if constexpr (k == node_kind::device_scalar) {
       if constexpr (Backend::where == location::device) return device_scalar_eval<value_t<I>>{node<I>().p};
-      else return const_eval<value_t<I>>{std::get<I>(results_).get()};
+      else return const_eval<value_t<I>>{get<I>(results_).get()};
     }
     else {
       static_assert(k == node_kind::map, "rune internal: only elementwise nodes are evaluated inline");
