@@ -21,8 +21,8 @@
 #include <chrono>
 #include <cstdio>
 #include <numeric>
+#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <rune/rune.hpp>
@@ -143,17 +143,14 @@ template <class F> cudaGraphExec_t capture(cudaStream_t s, const char* what, F&&
   RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
   std::vector<cudaGraphNode_t> nodes(count);
   RUNE_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-  std::vector<std::pair<std::string, int>> by_type;
+  std::map<cudaGraphNodeType, int> by_type;
   for (const cudaGraphNode_t node : nodes) {
     cudaGraphNodeType t;
     RUNE_CUDA_CHECK(cudaGraphNodeGetType(node, &t));
-    const std::string name = node_type_name(t);
-    const auto at = std::find_if(by_type.begin(), by_type.end(), [&](const auto& e) { return e.first == name; });
-    if (at == by_type.end()) by_type.emplace_back(name, 1);
-    else ++at->second;
+    ++by_type[t];
   }
   std::printf("%s: a graph of %zu nodes:", what, count);
-  for (const auto& [name, n] : by_type) std::printf(" %d %s", n, name.c_str());
+  for (const auto& [type, n] : by_type) std::printf(" %d %s", n, node_type_name(type));
   std::printf("\n");
   cudaGraphExec_t exec;
   RUNE_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));

@@ -46,6 +46,16 @@ struct widen {
 
 constexpr rune::index_t pipeline_segment = 1000;
 
+// The elements a filter forced with rune::on_device kept: the first count of its values (none
+// where the count is out of range, which the caller's comparison then reports).
+template <class T> std::vector<T> kept_elements(const rune::filtered<T>& f) {
+  const rune::index_t count = f.count.get();
+  std::vector<T> all = f.values.to_vector();
+  if (count < 0 || count > static_cast<rune::index_t>(all.size())) return {};
+  all.resize(static_cast<std::size_t>(count));
+  return all;
+}
+
 // Each result is read back (to_vector, or the scalar) right after its force: a read that did
 // not wait for the force's stream would see stale memory.
 inline pipeline_results run_pipeline(const rune::array<int>& xs, rune::cuda_executor on) {

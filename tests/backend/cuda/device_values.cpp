@@ -44,6 +44,18 @@ bool still_busy(cudaStream_t s) {
   return false;
 }
 
+// What enqueue() returns when it runs behind a kernel that keeps s busy, checked to return while
+// that kernel still runs. enqueue() runs once before, on an idle device, so that CUDA has loaded
+// its kernels (a first launch may wait for the device).
+template <class F> auto enqueued_behind_busy_kernel(cudaStream_t s, F&& enqueue) {
+  (void)enqueue();
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  keep_busy(s);
+  auto results = enqueue();
+  CHECK(still_busy(s));
+  return results;
+}
+
 struct shift_by {
   RUNE_FN int operator()(int x, int t) const { return x - t; }
 };
@@ -60,11 +72,8 @@ TEST_CASE("on_device: a reduce returns a device_value with no synchronization; g
   const owned_stream s;
   const auto in = rune_test::random_vector<int>((index_t{1} << 20) + 3, -50, 50, 1);
   const auto xs = rune::to_array(in);
-  (void)rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s.s}, rune::on_device).get();  // kernels loaded
-  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
-  keep_busy(s.s);
-  const rune::device_value<int> total = rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s.s}, rune::on_device);
-  CHECK(still_busy(s.s));
+  const rune::device_value<int> total = enqueued_behind_busy_kernel(
+      s.s, [&] { return rune::force(rune::reduce(rune::plus{}, 0, xs), rune::cuda_executor{s.s}, rune::on_device); });
   CHECK(total.get() == std::accumulate(in.begin(), in.end(), 0));
   CHECK_FALSE(still_busy(s.s));
 }
@@ -81,11 +90,7 @@ TEST_CASE("on_device: a device_value as a lazy scalar of a later force, the whol
     const auto spread = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(square{}, centered)), on, rune::on_device);
     return std::make_tuple(total, centered, spread);
   };
-  (void)std::get<2>(chain()).get();  // kernels loaded
-  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
-  keep_busy(s.s);
-  const auto [total, centered, spread] = chain();
-  CHECK(still_busy(s.s));
+  const auto [total, centered, spread] = enqueued_behind_busy_kernel(s.s, chain);
   std::vector<int> want(in.size());
   long long want_spread = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -244,12 +249,6 @@ struct to_sample {
 struct below_count {
   RUNE_FN long long operator()(int x, index_t i, index_t count) const { return i < count ? x : 0; }
 };
-template <class T> std::vector<T> prefix(const rune::array<T>& a, index_t count) {
-  std::vector<T> all = a.to_vector();
-  REQUIRE(count <= static_cast<index_t>(all.size()));
-  all.resize(static_cast<std::size_t>(count));
-  return all;
-}
 }  // namespace
 
 TEST_CASE("on_device: a filter's kept elements and their count stay on the device, with no synchronization") {
@@ -267,7 +266,7 @@ TEST_CASE("on_device: a filter's kept elements and their count stay on the devic
       const rune::filtered<int> kept = rune::force(rune::filter(above{t}, xs), on, rune::on_device);
       CHECK(kept.values.size() == n);  // the input's length: the count is not known on the host
       CHECK(kept.count.get() == static_cast<index_t>(want.size()));
-      CHECK(prefix(kept.values, kept.count.get()) == want);
+      CHECK(rune_test::kept_elements(kept) == want);
     }
   }
 }
@@ -290,11 +289,7 @@ TEST_CASE("on_device: a filter enqueued behind a busy stream, its count a lazy s
                                    on, rune::on_device);
     return std::make_tuple(values, count, total);
   };
-  (void)std::get<2>(chain()).get();  // kernels loaded
-  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
-  keep_busy(s.s);
-  const auto [values, count, total] = chain();
-  CHECK(still_busy(s.s));
+  const auto [values, count, total] = enqueued_behind_busy_kernel(s.s, chain);
   CHECK(total.get() == want);
   CHECK(count.get() == want_count);
   // With a scalar root beside it, and with struct elements.
@@ -306,7 +301,7 @@ TEST_CASE("on_device: a filter enqueued behind a busy stream, its count a lazy s
   std::vector<sample> want_samples;
   for (std::size_t i = 0; i < in.size(); ++i)
     if (static_cast<float>(i % 4) / 4.0f > 0.5f) want_samples.push_back({in[i], static_cast<float>(i % 4) / 4.0f});
-  CHECK(prefix(heavy_ones.values, heavy_ones.count.get()) == want_samples);
+  CHECK(rune_test::kept_elements(heavy_ones) == want_samples);
 }
 
 TEST_CASE("on_device: a filter that another construct of the same force reads is still right (its length read back)") {

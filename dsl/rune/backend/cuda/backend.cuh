@@ -219,7 +219,7 @@ class backend {
   // `count_slot` (device_result), with no synchronization.
   template <class T, class P, class E> array<T> run_on_device(const filter_form<T, P, E>& f, alloc_kind kind,
                                                               const index_t* count_slot) {
-    array<T> whole = allocate<T>(f.n > 0 ? f.n : 0, kind);
+    array<T> whole = allocate<T>(f.n, kind);  // n >= 0, checked by the executor
     auto mem = kernels::result_memory(sizeof(index_t), stream_);
     index_t* count = static_cast<index_t*>(mem.get());
     if (f.n > 0) enqueue_filter(f, array_access<T>::data(whole), count);
