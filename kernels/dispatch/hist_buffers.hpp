@@ -10,6 +10,7 @@
 
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/stream_allocator.hpp"
+#include "../runtime/zeroed_scratch.cuh"
 #include "hist_launch_plan.hpp"
 
 namespace rune::kernels::detail_hist {
@@ -17,9 +18,9 @@ namespace rune::kernels::detail_hist {
 // `count` ints of zeroed device memory (XCG locks), kept alive by `keep`.
 inline int* zeroed_locks(index_t count, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
   if (count <= 0) return nullptr;
-  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(int);
+  const std::size_t bytes = zeroed_bytes(static_cast<std::size_t>(count) * sizeof(int));
   auto p = device_allocate(bytes, stream);
-  RUNE_CUDA_CHECK(cudaMemsetAsync(p.get(), 0, bytes, stream));
+  zero_in_stream(p.get(), bytes, stream);  // Note [Zeroing by a kernel]
   keep.push_back(p);
   return static_cast<int*>(p.get());
 }

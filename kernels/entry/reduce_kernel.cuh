@@ -3,9 +3,9 @@
 //  - reduce_kernel, single pass over many blocks: every block folds its tiles and publishes
 //    a partial; the last block to finish (a ticket) folds the partials in block order, writes
 //    the result and resets the ticket.
-//  - reduce_single_block_kernel, for inputs of a few tiles: one block folds them all and
+//  - reduce_single_block_kernel, for inputs of a few tiles: one wide block folds them all and
 //    writes the result, with no partials, fence or ticket (reduce_policy_sm90's
-//    single_block_tiles says when).
+//    single_block_tiles says when, single_block_threads how wide).
 #include "../agent/reduce_agent.cuh"
 
 namespace rune::kernels {
@@ -37,9 +37,16 @@ __global__ void __launch_bounds__(Policy::block_threads)
   }
 }
 
+// Policy with its block as wide as Policy::single_block_threads: the one block of a small input.
+template <class Policy> struct single_block_policy : Policy {
+  static constexpr int block_threads = Policy::single_block_threads;
+};
+
+// Launched with single_block_policy<Policy>::block_threads threads.
 template <class Policy, bool Commutative, class T, class Op, class F>
-__global__ void __launch_bounds__(Policy::block_threads) reduce_single_block_kernel(index_t n, T ne, Op op, F f, T* out) {
-  using agent = reduce_agent<Policy, T, Op, F, Commutative>;
+__global__ void __launch_bounds__(single_block_policy<Policy>::block_threads)
+    reduce_single_block_kernel(index_t n, T ne, Op op, F f, T* out) {
+  using agent = reduce_agent<single_block_policy<Policy>, T, Op, F, Commutative>;
   __shared__ typename agent::temp_storage temp;
   const agent a{temp, op, f, ne, n};
   const T total = a.fold_tiles(0, (n + agent::tile - 1) / agent::tile);

@@ -7,9 +7,9 @@
 // across launches cannot serve there: the scan's tile words are valid for one epoch, fixed in
 // the kernel's parameters at capture, so a second launch of the graph would read the first
 // one's words as ready. So while a stream is captured, the tile state, the reductions' scratch
-// and their ticket are allocated in the graph itself (cudaMallocAsync and cudaMemsetAsync on
-// the captured stream become memory and memset nodes), zeroed and freed by every launch, and
-// the pools are not touched. What needs the host to wait cannot be captured: a scalar read back
+// and their ticket are allocated in the graph itself (cudaMallocAsync on the captured stream
+// becomes a memory node, the zeroing a kernel node: Note [Zeroing by a kernel]), zeroed and
+// freed by every launch, and the pools are not touched. What needs the host to wait cannot be captured: a scalar read back
 // to the host or a filter's length throws rune::usage_error naming rune::on_device instead
 // (with it, scalars and a filter's count stay in device memory: rune::filtered).
 // Arrays and device values a captured force returns live in the graph's memory: they hold each

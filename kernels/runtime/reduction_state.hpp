@@ -20,6 +20,7 @@
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
+#include "zeroed_scratch.cuh"
 
 namespace rune::kernels {
 
@@ -34,9 +35,13 @@ struct reduction_state {
 // stream is captured, state of the graph's own (Note [Forces inside a stream capture]).
 inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes) {
   if (capturing(stream)) {
-    auto ticket = pool_allocate(sizeof(unsigned), stream);
-    RUNE_CUDA_CHECK(cudaMemsetAsync(ticket.get(), 0, sizeof(unsigned), stream));
-    return {pool_allocate(partial_bytes, stream), std::shared_ptr<unsigned>(ticket, static_cast<unsigned*>(ticket.get()))};
+    // The ticket, then the partials as aligned as an allocation of their own, in one block: one
+    // memory node, one zeroing kernel (Note [Zeroing by a kernel]) and one free in the graph.
+    constexpr std::size_t ticket_bytes = 256;
+    auto block = pool_allocate(ticket_bytes + partial_bytes, stream);
+    zero_in_stream(block.get(), zeroed_bytes(sizeof(unsigned)), stream);
+    return {std::shared_ptr<void>(block, static_cast<char*>(block.get()) + ticket_bytes),
+            std::shared_ptr<unsigned>(block, static_cast<unsigned*>(block.get()))};
   }
   struct kept {
     std::size_t bytes = 0;
@@ -54,10 +59,11 @@ inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t part
     // Once per stream and device, never freed: not on the hot path. Allocated and zeroed in
     // the stream's own order: cudaMalloc would wait for the whole device (a force that keeps
     // its results there must not), and a memset on another stream could land after the first
-    // launch of a non-blocking one.
+    // launch of a non-blocking one. Zeroed by the kernel a captured force zeroes with, so a
+    // force before the capture has loaded it.
     unsigned* ticket = nullptr;  // kept only once zeroed
-    RUNE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&ticket), sizeof(unsigned), stream));
-    RUNE_CUDA_CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream));
+    RUNE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&ticket), zeroed_bytes(sizeof(unsigned)), stream));
+    zero_in_stream(ticket, zeroed_bytes(sizeof(unsigned)), stream);
     k.ticket = ticket;
   }
   if (partial_bytes > k.bytes) {

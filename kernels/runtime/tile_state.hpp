@@ -23,6 +23,7 @@
 #include "cuda_error.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
+#include "zeroed_scratch.cuh"
 
 namespace rune::kernels {
 
@@ -54,11 +55,13 @@ class tile_state_pool {
     if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
       e.tiles = std::max(tiles, e.tiles);
       e.value_bytes = std::max(value_bytes, e.value_bytes);
-      e.words = pool_allocate((e.tiles + 1) * sizeof(unsigned), stream);
-      e.values = pool_allocate(e.tiles * 2 * e.value_bytes + 16, stream);
-      RUNE_CUDA_CHECK(cudaMemsetAsync(e.words.get(), 0, (e.tiles + 1) * sizeof(unsigned), stream));
+      const std::size_t word_bytes = zeroed_bytes((e.tiles + 1) * sizeof(unsigned));
+      const std::size_t values_bytes = zeroed_bytes(e.tiles * 2 * e.value_bytes + 16);
+      e.words = pool_allocate(word_bytes, stream);
+      e.values = pool_allocate(values_bytes, stream);
+      zero_in_stream(e.words.get(), word_bytes, stream);
       // Packed words carry their status: clear them too, so no stale word matches an epoch.
-      RUNE_CUDA_CHECK(cudaMemsetAsync(e.values.get(), 0, e.tiles * 2 * e.value_bytes + 16, stream));
+      zero_in_stream(e.values.get(), values_bytes, stream);
       e.epoch = 0;
     }
     ++e.epoch;
@@ -68,14 +71,15 @@ class tile_state_pool {
 
   // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
   // capture]): fresh memory, so any epoch is current; 1, as after a clear. The words and the
-  // values share one allocation, so a captured scan adds one memory node, one memset and one
-  // free to the graph, not two of each: every node is launch work at each replay.
+  // values share one allocation, so a captured scan adds one memory node, one zeroing kernel
+  // (Note [Zeroing by a kernel]) and one free to the graph, not two of each: every node is
+  // launch work at each replay.
   static held_tile_state lease_in_graph(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
     // The values start 16-byte aligned: 16-byte packed words are read and written whole.
-    const std::size_t word_bytes = ((tiles + 1) * sizeof(unsigned) + 15) / 16 * 16;
-    const std::size_t values_bytes = tiles * 2 * value_bytes + 16;
+    const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
+    const std::size_t values_bytes = zeroed_bytes(tiles * 2 * value_bytes + 16);
     auto block = pool_allocate(word_bytes + values_bytes, stream);
-    RUNE_CUDA_CHECK(cudaMemsetAsync(block.get(), 0, word_bytes + values_bytes, stream));
+    zero_in_stream(block.get(), word_bytes + values_bytes, stream);
     unsigned* w = static_cast<unsigned*>(block.get());
     void* values = static_cast<char*>(block.get()) + word_bytes;
     return {{w, w + 1, values, 1}, block, block};

@@ -43,6 +43,9 @@ struct reduce_policy_sm90 {
   // host; bench/experiments/2026-11-22-h100-latency.md): 5 tiles 11.5 us in one block against
   // 13.0 us over 5 blocks; 15 tiles 13.7 against 13.0; 32 tiles 16.7 against 12.4.
   static constexpr int single_block_tiles = 8;
+  // The one block of those inputs is this wide, so that it loads them in one or two steps of
+  // latency: a 256-thread block took five dependent steps for 1e4 elements.
+  static constexpr int single_block_threads = 1024;
   template <class Loaded> static constexpr int items_for() {
     const std::size_t bytes = bytes_loaded<Loaded>();
     const int wanted = bytes == 0 ? min_items_per_thread : static_cast<int>(bytes_in_flight / bytes);

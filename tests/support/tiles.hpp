@@ -21,11 +21,15 @@ inline std::vector<rune::index_t> sizes_around(rune::index_t tile) {
 template <class T>
 inline constexpr rune::index_t reduce_tile =
     rune::index_t{rune::kernels::reduce_policy_sm90::block_threads} * rune::kernels::reduce_policy_sm90::items_for<T>();
-// Sizes around the tile, and either side of the largest input one block reduces alone
-// (reduce_single_block_kernel) and of the first the single-pass grid takes.
+// Sizes around the tile and the wider tile of the single-block kernel, and either side of the
+// largest input one block reduces alone (reduce_single_block_kernel) and of the first the
+// single-pass grid takes.
 template <class T> std::vector<rune::index_t> reduce_sizes_around_tiles() {
   auto out = sizes_around(reduce_tile<T>);
-  const rune::index_t one_block = rune::kernels::reduce_policy_sm90::single_block_tiles * reduce_tile<T>;
+  using policy = rune::kernels::reduce_policy_sm90;
+  const rune::index_t wide_tile = rune::index_t{policy::single_block_threads} * policy::items_for<T>();
+  out.insert(out.end(), {wide_tile - 1, wide_tile, wide_tile + 1});
+  const rune::index_t one_block = policy::single_block_tiles * reduce_tile<T>;
   out.insert(out.end(), {one_block, one_block + 1, 2 * one_block + 3});
   return out;
 }
