@@ -6,11 +6,11 @@
 //       cub::DeviceReduce::Sum + cudaMemcpyAsync of the total + stream sync;
 //   sum, result on the device, host time to enqueue: rune::force(..., rune::on_device) against
 //       cub::DeviceReduce::Sum alone (the stream synchronized after each, outside the timing);
-//   a pipeline of five constructs (n = 1e4, 1e6: a map into a scan, a 256-bin histogram, a sum
-//       kept on the device and a segmented scan), enqueue + synchronize: rune's forces as they
-//       are, the same forces captured once into a CUDA graph and the graph launched, and the
+//   a pipeline of five constructs (n = 1e3 .. 1e6: a map into a scan, a 256-bin histogram, a
+//       sum kept on the device and a segmented scan), enqueue + synchronize: rune's forces as
+//       they are, the same forces captured once into a CUDA graph and the graph launched, and the
 //       same four CUB calls (InclusiveSum, HistogramEven, Sum, InclusiveSumByKey over transform
-//       iterators) captured into a graph and launched.
+//       iterators) as they are and captured into a graph and launched.
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
   }
 
   // ---- a pipeline of five constructs: forces, a graph of them, a graph of CUB's calls ----
-  for (long long n : {10000LL, 1000000LL}) {
+  for (long long n : {1000LL, 10000LL, 100000LL, 1000000LL}) {
     std::vector<int> host(static_cast<std::size_t>(n));
     for (long long i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = static_cast<int>(i % 201) - 100;
     const auto xs = rune::to_array(host);
@@ -245,6 +245,12 @@ int main(int argc, char** argv) {
     RUNE_CUDA_CHECK(cudaMemcpy(&cub_direct, cub.total, sizeof(long long), cudaMemcpyDeviceToHost));
     if (cub_direct != forced.total.get()) std::printf("MISMATCH at n=%lld: CUB's uncaptured total %lld\n", n, cub_direct);
     ok = ok && cub_direct == forced.total.get();
+    const double cub_calls = bench::median_host_us(
+        [&] {
+          cub.enqueue(xs.data(), s);
+          sync();
+        },
+        [] {});
     const cudaGraphExec_t cub_graph = capture(s, "CUB", [&] { cub.enqueue(xs.data(), s); });
     const double cub_replay = bench::median_host_us(
         [&] {
@@ -259,6 +265,7 @@ int main(int argc, char** argv) {
     const bool cub_ok = cub_total == forced.total.get() && cub_scanned == forced.scanned.to_vector();
     if (!cub_ok) std::printf("MISMATCH at n=%lld: CUB total %lld, rune %lld\n", n, cub_total, forced.total.get());
     ok = ok && cub_ok;
+    rows.push_back({"5 constructs " + size + ", forces + sync", "CUB's 4 calls, enqueue + sync", rune_forces, cub_calls});
     rows.push_back({"5 constructs " + size + ", forces + sync", "CUB's 4 calls in a graph, launch + sync", rune_forces, cub_replay});
     rows.push_back({"5 constructs " + size + ", graph launch + sync", "CUB's 4 calls in a graph, launch + sync", rune_replay,
                     cub_replay});
