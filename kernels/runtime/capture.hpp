@@ -9,9 +9,10 @@
 // one's words as ready. So while a stream is captured, the tile state, the reductions' scratch
 // and their ticket are allocated in the graph itself (cudaMallocAsync on the captured stream
 // becomes a memory node, the zeroing a kernel node: Note [Zeroing by a kernel]), zeroed and
-// freed by every launch, and the pools are not touched. What needs the host to wait cannot be captured: a scalar read back
-// to the host or a filter's length throws rune::usage_error naming rune::on_device instead
-// (with it, scalars and a filter's count stay in device memory: rune::filtered).
+// freed by every launch, and the pools are not touched. What needs the host to wait cannot be
+// captured: a scalar read back to the host or a filter's length throws rune::usage_error naming
+// rune::on_device instead (with it, scalars and a filter's count stay in device memory:
+// rune::filtered).
 // Arrays and device values a captured force returns live in the graph's memory: they hold each
 // launch's results until the next launch (instantiate with
 // cudaGraphInstantiateFlagAutoFreeOnLaunch); drop them after the last launch.
