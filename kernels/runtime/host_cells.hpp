@@ -7,14 +7,12 @@
 //
 // Pinning host memory is a driver call that locks and maps pages, far dearer than a free-list
 // pop, so cells are cached: a released cell goes back to a free list of its size class and is
-// never unpinned.
+// never unpinned (cells over 4 KiB, which no scalar needs, are unpinned when released).
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstring>
-#include <map>
 #include <mutex>
-#include <vector>
 
 #include "cuda_error.hpp"
 
@@ -33,34 +31,46 @@ class host_cell_cache {
   }
 
   cell acquire(std::size_t bytes) {
-    const std::size_t size = size_class(bytes);
-    {
+    const std::size_t k = size_class(bytes);
+    if (k < classes) {
       std::lock_guard<std::mutex> lock(mutex_);
-      auto& cells = free_[size];
-      if (!cells.empty()) {
-        const cell c = cells.back();
-        cells.pop_back();
+      const cell c = free_[k];
+      if (c.host) {
+        free_[k] = *static_cast<const cell*>(c.host);
         return c;
       }
     }
     cell c{};
     // Portable: usable from every device's context, not only the current one's.
-    RUNE_CUDA_CHECK(cudaHostAlloc(&c.host, size, cudaHostAllocMapped | cudaHostAllocPortable));
+    RUNE_CUDA_CHECK(cudaHostAlloc(&c.host, class_bytes(bytes), cudaHostAllocMapped | cudaHostAllocPortable));
     RUNE_CUDA_CHECK(cudaHostGetDevicePointer(&c.device, c.host, 0));
     return c;
   }
 
+  // Called once the stream that used the cell is idle: nothing writes into it any more, so
+  // its own memory holds the link to the next free cell of its class.
   void release(const cell& c, std::size_t bytes) {
+    const std::size_t k = size_class(bytes);
+    if (k >= classes) {  // results this large are not cached
+      (void)cudaFreeHost(c.host);
+      return;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
-    free_[size_class(bytes)].push_back(c);
+    *static_cast<cell*>(c.host) = free_[k];
+    free_[k] = c;
   }
 
  private:
-  // Multiples of 64 bytes (a cache line): few classes, since results are small.
-  static std::size_t size_class(std::size_t bytes) { return bytes <= 64 ? 64 : (bytes + 63) / 64 * 64; }
+  // Multiples of 64 bytes (a cache line) up to 4 KiB, one free list each: results are small.
+  // The lists are threaded through the free cells, so the cache is an array of list heads and
+  // instantiates no container (each std::vector or std::map a force's runtime uses is dozens
+  // of functions that every translation unit compiles).
+  static constexpr std::size_t classes = 64;
+  static std::size_t size_class(std::size_t bytes) { return bytes <= 64 ? 0 : (bytes - 1) / 64; }
+  static std::size_t class_bytes(std::size_t bytes) { return (size_class(bytes) + 1) * 64; }
 
   std::mutex mutex_;
-  std::map<std::size_t, std::vector<cell>> free_;
+  cell free_[classes]{};  // the first free cell of each class, {nullptr, nullptr} for none
 };
 
 // A cell of `bytes` for launches on `stream` to write and the host to read once the stream

@@ -12,7 +12,6 @@
 // (bench/experiments/2026-11-27-enqueue.md).
 #include <cuda_runtime.h>
 
-#include <map>
 #include <memory>
 #include <mutex>
 
@@ -51,10 +50,9 @@ inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t part
   static std::mutex mutex;
   // Never destroyed: at exit, freeing in the order of a stream the program destroyed long
   // before crashed the process (seen under compute-sanitizer); the driver reclaims it all.
-  static auto& states = *new std::map<stream_key, kept>;
   const stream_key key = key_of(stream);
   std::lock_guard<std::mutex> lock(mutex);
-  kept& k = states[key];
+  kept& k = state_for<kept>(key, [] { return new kept; });
   if (!k.ticket) {
     // Once per stream and device, never freed: not on the hot path. Allocated and zeroed in
     // the stream's own order: cudaMalloc would wait for the whole device (a force that keeps

@@ -19,7 +19,6 @@
 // a program making many streams holds little on each.
 #include <cuda_runtime.h>
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -81,15 +80,12 @@ class result_cells {
 inline std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t stream) {
   if (bytes > result_cell_bytes || current_memory_resource() || capturing(stream)) return device_allocate(bytes, stream);
   static std::mutex mutex;
-  // Never destroyed: cells may be dropped during exit (Note [Streams by id]).
-  static auto& caches = *new std::map<stream_key, result_cells*>;
   result_cells* cells = nullptr;
   {
     const stream_key key = key_of(stream);
     std::lock_guard<std::mutex> lock(mutex);
-    result_cells*& c = caches[key];
-    if (!c) c = new result_cells(stream);
-    cells = c;
+    // Never destroyed: cells may be dropped during exit (Note [Streams by id]).
+    cells = &state_for<result_cells>(key, [&] { return new result_cells(stream); });
   }
   stream_free release(stream, cells->resource(), bytes);  // before the cell is taken: it may throw
   return std::shared_ptr<void>(cells->take(), std::move(release));

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -50,7 +49,7 @@ class tile_state_pool {
     if (capturing(stream)) return lease_in_graph(stream, tiles, value_bytes);
     const stream_key key = key_of(stream);
     std::lock_guard<std::mutex> lock(mutex_);
-    entry& e = entries_[{key, layout}];
+    entry& e = state_for<layouts>(key, [] { return new layouts; }).of[layout / 8];
     // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
     if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
       e.tiles = std::max(tiles, e.tiles);
@@ -98,7 +97,10 @@ class tile_state_pool {
     std::shared_ptr<void> words, values;
     unsigned epoch = 0;
   };
+  // A stream's state, one entry per layout: 0, 8 and 16 by layout / 8 (Note [Streams by id]).
+  struct layouts {
+    entry of[3];
+  };
   std::mutex mutex_;
-  std::map<std::pair<stream_key, unsigned>, entry> entries_;  // Note [Streams by id]
 };
 }  // namespace rune::kernels
