@@ -72,3 +72,36 @@ TEST_CASE("host cells: a released cell is reused; one released while its stream 
   CHECK(cudaStreamDestroy(s) == cudaSuccess);
   CHECK(cudaFreeHost(go) == cudaSuccess);
 }
+
+namespace {
+struct huge {
+  std::int32_t a[1250];  // 5000 bytes: past the cached size classes
+};
+}  // namespace
+
+TEST_CASE("host cells: cells of two classes are reused each in its own; one past the classes is unpinned when released") {
+  int* small_first = nullptr;
+  wide* wide_first = nullptr;
+  {
+    const kn::host_cell a(sizeof(int), 0), b(sizeof(wide), 0);
+    small_first = a.device_pointer<int>();
+    wide_first = b.device_pointer<wide>();
+  }
+  {
+    const kn::host_cell b(sizeof(wide), 0), a(sizeof(int), 0);  // taken in the other order
+    CHECK(b.device_pointer<wide>() == wide_first);
+    CHECK(a.device_pointer<int>() == small_first);
+  }
+  for (int round = 0; round < 2; ++round) {
+    huge h{};
+    for (int k = 0; k < 1250; ++k) h.a[k] = round * 10000 + k;
+    const kn::host_cell c(sizeof(huge), 0);
+    kn::store_value_kernel<<<1, 1>>>(c.device_pointer<huge>(), h);
+    REQUIRE(cudaStreamSynchronize(0) == cudaSuccess);
+    huge back{};
+    c.read(back);
+    CHECK(back.a[0] == round * 10000);
+    CHECK(back.a[1249] == round * 10000 + 1249);
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
