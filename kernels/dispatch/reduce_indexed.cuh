@@ -20,7 +20,8 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
   constexpr index_t tile = reduce_agent<Policy, T, Op, F, Commutative>::tile;
   const index_t tiles = (n + tile - 1) / tile;
   if (tiles <= Policy::single_block_tiles) {
-    reduce_single_block_kernel<Policy, Commutative><<<1, single_block_policy<Policy>::block_threads, 0, stream>>>(n, ne, op, f, out);
+    constexpr int threads = single_block_policy<Policy>::block_threads;
+    reduce_single_block_kernel<Policy, Commutative><<<1, threads, 0, stream>>>(n, ne, op, f, out);
     RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_single_block_kernel");
     return;
   }

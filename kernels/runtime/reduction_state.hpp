@@ -52,7 +52,7 @@ inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t part
   // before crashed the process (seen under compute-sanitizer); the driver reclaims it all.
   const stream_key key = key_of(stream);
   std::lock_guard<std::mutex> lock(mutex);
-  kept& k = state_for<kept>(key, [] { return new kept; });
+  kept& k = state_for<kept>(key);
   if (!k.ticket) {
     // Once per stream and device, never freed: not on the hot path. Allocated and zeroed in
     // the stream's own order: cudaMalloc would wait for the whole device (a force that keeps

@@ -85,7 +85,7 @@ inline std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t strea
     const stream_key key = key_of(stream);
     std::lock_guard<std::mutex> lock(mutex);
     // Never destroyed: cells may be dropped during exit (Note [Streams by id]).
-    cells = &state_for<result_cells>(key, [&] { return new result_cells(stream); });
+    cells = &state_for<result_cells>(key, stream);
   }
   stream_free release(stream, cells->resource(), bytes);  // before the cell is taken: it may throw
   return std::shared_ptr<void>(cells->take(), std::move(release));

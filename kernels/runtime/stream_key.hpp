@@ -33,18 +33,18 @@ inline stream_key key_of(cudaStream_t stream) {
   return k;
 }
 
-// The state of kind State kept for the stream `key` names, made by make() (a new State) at its
-// first use and never destroyed (Note [Streams by id]). Every kind is found through the same
-// map type, holding each state by address, so that a program compiles one std::map for all of
-// them rather than one per kind (each is dozens of functions in every translation unit). Not
-// synchronized: each kind's callers hold a lock of their own.
+// The state of kind State kept for the stream `key` names, made as State(args...) at its first
+// use and never destroyed (Note [Streams by id]). Every kind is found through the same map type,
+// holding each state by address, so that a program compiles one std::map for all of them rather
+// than one per kind (each is dozens of functions in every translation unit). Not synchronized:
+// each kind's callers hold a lock of their own.
 template <class State> std::map<stream_key, void*>& states_of_kind() {
   static auto& states = *new std::map<stream_key, void*>;
   return states;
 }
-template <class State, class Make> State& state_for(const stream_key& key, Make&& make) {
+template <class State, class... Args> State& state_for(const stream_key& key, const Args&... args) {
   void*& state = states_of_kind<State>()[key];
-  if (!state) state = make();
+  if (!state) state = new State(args...);
   return *static_cast<State*>(state);
 }
 }  // namespace rune::kernels

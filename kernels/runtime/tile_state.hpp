@@ -37,7 +37,7 @@ struct tile_state_lease {
 // thread on the same stream may regrow the pool's buffers in between; reduction_state.hpp).
 struct held_tile_state {
   tile_state_lease lease;  // the kernel's parameter
-  std::shared_ptr<void> words, values;
+  std::shared_ptr<void> memory;
 };
 
 class tile_state_pool {
@@ -46,42 +46,20 @@ class tile_state_pool {
   // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
   // one word of that many bytes, scan_agent.cuh).
   held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
-    if (capturing(stream)) return lease_in_graph(stream, tiles, value_bytes);
+    // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
+    // capture]): fresh memory, so any epoch is current; 1, as after a clear.
+    if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
     const stream_key key = key_of(stream);
     std::lock_guard<std::mutex> lock(mutex_);
-    entry& e = state_for<layouts>(key, [] { return new layouts; }).of[layout / 8];
+    entry& e = state_for<layouts>(key).of[layout / 8];
     // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
-    if (tiles > e.tiles || value_bytes > e.value_bytes || e.epoch >= (1u << 29) - 1) {
+    if (tiles > e.tiles || value_bytes > e.value_bytes || e.state.lease.epoch >= (1u << 29) - 1) {
       e.tiles = std::max(tiles, e.tiles);
       e.value_bytes = std::max(value_bytes, e.value_bytes);
-      const std::size_t word_bytes = zeroed_bytes((e.tiles + 1) * sizeof(unsigned));
-      const std::size_t values_bytes = zeroed_bytes(e.tiles * 2 * e.value_bytes + 16);
-      e.words = pool_allocate(word_bytes, stream);
-      e.values = pool_allocate(values_bytes, stream);
-      zero_in_stream(e.words.get(), word_bytes, stream);
-      // Packed words carry their status: clear them too, so no stale word matches an epoch.
-      zero_in_stream(e.values.get(), values_bytes, stream);
-      e.epoch = 0;
+      e.state = zeroed_state(stream, e.tiles, e.value_bytes, 0);
     }
-    ++e.epoch;
-    unsigned* words = static_cast<unsigned*>(e.words.get());
-    return {{words, words + 1, e.values.get(), e.epoch}, e.words, e.values};
-  }
-
-  // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
-  // capture]): fresh memory, so any epoch is current; 1, as after a clear. The words and the
-  // values share one allocation, so a captured scan adds one memory node, one zeroing kernel
-  // (Note [Zeroing by a kernel]) and one free to the graph, not two of each: every node is
-  // launch work at each replay.
-  static held_tile_state lease_in_graph(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes) {
-    // The values start 16-byte aligned: 16-byte packed words are read and written whole.
-    const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
-    const std::size_t values_bytes = zeroed_bytes(tiles * 2 * value_bytes + 16);
-    auto block = pool_allocate(word_bytes + values_bytes, stream);
-    zero_in_stream(block.get(), word_bytes + values_bytes, stream);
-    unsigned* w = static_cast<unsigned*>(block.get());
-    void* values = static_cast<char*>(block.get()) + word_bytes;
-    return {{w, w + 1, values, 1}, block, block};
+    ++e.state.lease.epoch;
+    return e.state;
   }
 
   // Never destroyed, as the reductions' scratch (reduction_state.hpp): the streams their
@@ -92,10 +70,23 @@ class tile_state_pool {
   }
 
  private:
+  // The words and the values of `tiles` tiles in one zeroed allocation, leased at `epoch`. The
+  // values start 16-byte aligned: 16-byte packed words are read and written whole. Packed words
+  // carry their status, so the values are cleared too: no stale word matches an epoch. One
+  // block, so that a captured scan adds one memory node, one zeroing kernel (Note [Zeroing by
+  // a kernel]) and one free to its graph: every node is launch work at each replay.
+  static held_tile_state zeroed_state(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned epoch) {
+    const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
+    const std::size_t bytes = word_bytes + zeroed_bytes(tiles * 2 * value_bytes + 16);
+    auto block = pool_allocate(bytes, stream);
+    zero_in_stream(block.get(), bytes, stream);
+    unsigned* words = static_cast<unsigned*>(block.get());
+    return {{words, words + 1, static_cast<char*>(block.get()) + word_bytes, epoch}, std::move(block)};
+  }
+
   struct entry {
     std::size_t tiles = 0, value_bytes = 0;
-    std::shared_ptr<void> words, values;
-    unsigned epoch = 0;
+    held_tile_state state{};  // its lease's epoch is the last one handed out
   };
   // A stream's state, one entry per layout: 0, 8 and 16 by layout / 8 (Note [Streams by id]).
   struct layouts {
