@@ -13,6 +13,8 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cstdio>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include <rune/kernels/runtime/cuda_error.hpp>
@@ -127,4 +129,34 @@ template <class T> class sort_reduce_histogram {
   thrust::device_vector<int> runs_;
   cub_scratch scratch_;
 };
+// The genhist `histogram` forced onto each route the M/S model can take (--routes 1 in the
+// examples that have one): the median time of each, the M and S it ran with, and whether its
+// bins equal those of the model's own choice. It shows what the model's choice costs on the
+// example's data (kernels/dispatch/histogram_plan.hpp; bench/README.md).
+template <class H> void print_routes(const H& histogram, int runs) {
+  namespace kn = rune::kernels;
+  using memory = kn::hist_override::memory;
+  struct route {
+    std::string label;
+    kn::hist_override o;
+  };
+  kn::hist_override inspected;
+  inspected.inspect_race_factor = true;
+  std::vector<route> routes{{"model", {}}, {"model, RF inspected", inspected}, {"plain atomics", {memory::plain}},
+                            {"shared, model's M", {memory::shared, 0, 0}}, {"partitioned", {memory::partitioned}}};
+  for (long long M : {1, 4, 16, 64}) routes.push_back({"global M=" + std::to_string(M), {memory::global, M, 1}});
+  const auto want = rune::force(histogram).to_vector();
+  using V = typename decltype(want)::value_type;  // float bins differ by the order of their sums
+  std::printf("  routes of the genhist (forced by kernels::hist_override):\n");
+  for (const route& r : routes) {
+    decltype(rune::force(histogram)) got;
+    kn::hist_launch_plan report;
+    const double ms = median_ms(runs, [&] { got = rune::force(histogram, r.o, rune::hist_plan_report{&report}); });
+    const auto& d = report.histograms;
+    std::printf("    %-22s %8.4f ms  %s M=%lld S=%lld RF=%.1f%s\n", r.label.c_str(), ms,
+                report.plain ? "plain" : report.partitioned ? "partitioned" : d.empty() ? "?" : d[0].shared ? "shared" : "global",
+                d.empty() ? 0LL : static_cast<long long>(d[0].M), d.empty() ? 0LL : static_cast<long long>(d[0].S),
+                report.race_factors.empty() ? 1.0 : report.race_factors[0], !std::is_integral_v<V> || got.to_vector() == want ? "" : "  (bins differ)");
+  }
+}
 }  // namespace example

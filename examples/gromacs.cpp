@@ -19,7 +19,9 @@
 // Peers (GPU build): the paper's straightforward CUDA, one thread a pair doing six atomic
 // updates in global memory, with atomicAdd (HDW) and with an atomicCAS loop (CAS).
 //
-//   ./gromacs [--n 1380160] [--particles 23178] [--runs 5]   (n neighbour pairs)
+//   ./gromacs [--n 1380160] [--particles 23178] [--runs 5] [--routes 1]
+// n neighbour pairs; --routes 1 also times the genhist with plus on each route the model can
+// take (GPU build).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -192,9 +194,10 @@ static void run_peers(const rune::array<pair>& pairs, const rune::array<vec3>& p
 #endif
 
 int main(int argc, char** argv) {
-  long long particles = 23178;
+  long long particles = 23178, routes = 0;
   // 6 * n updates are counted in rune::index_t: --n is bounded so that the count does not overflow.
-  const example::options opt = example::parse_options(argc, argv, 1'380'160, 5, {{"--particles", &particles}},
+  const example::options opt = example::parse_options(argc, argv, 1'380'160, 5,
+                                                      {{"--particles", &particles}, {"--routes", &routes}},
                                                       std::numeric_limits<rune::index_t>::max() / 6);
   if (particles < 2 || particles > 100'000'000)
     example::usage(argv[0], "--particles wants 2 to 10^8 particles (a pair needs two)");
@@ -226,6 +229,7 @@ int main(int argc, char** argv) {
   std::printf("  fused   %10.3f ms  with a user operator for the addition (CAS on the GPU)\n", cas_ms);
 #if defined(__CUDACC__)
   run_peers(pairs, positions, opt.runs, fused_ms, cas_ms, reference);
+  if (routes) example::print_routes(with_plus, opt.runs);
 #endif
   std::printf("%s", rune::explain(with_plus).c_str());
   return 0;

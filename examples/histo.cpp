@@ -17,8 +17,10 @@
 // every value is 1, so saturating once at the end (a clamp to 255) equals saturating on every
 // update. Likewise the plain kernel: one atomicAdd per pixel on 32-bit counters, then the clamp.
 //
-//   ./histo [--n 1019904] [--runs 5]   (n pixels; the paper's histogram is 996 x 1024 bins and
-//                                       the default image has as many pixels as it has bins)
+//   ./histo [--n 1019904] [--runs 5] [--uniform 1] [--routes 1]
+// n pixels (the paper's histogram is 996 x 1024 bins and the default image has as many pixels
+// as it has bins); --uniform 1 spreads the pixels evenly instead; --routes 1 also times the
+// genhist on each route the model can take (GPU build).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -63,6 +65,15 @@ static std::vector<std::uint32_t> wafer_image(std::size_t n) {
     }
     p = static_cast<std::uint32_t>(r * histo_width + c);
   }
+  return pixels;
+}
+
+// n pixels spread evenly over the bins (--uniform 1): no bin is hot.
+static std::vector<std::uint32_t> uniform_image(std::size_t n) {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<std::uint32_t> bin(0, bins - 1);
+  std::vector<std::uint32_t> pixels(n);
+  for (std::uint32_t& p : pixels) p = bin(rng);
   return pixels;
 }
 
@@ -118,9 +129,10 @@ static void run_peers(const rune::array<std::uint32_t>& pixels, int runs, double
 #endif
 
 int main(int argc, char** argv) {
-  const example::options opt = example::parse_options(argc, argv, bins);
+  long long routes = 0, uniform = 0;
+  const example::options opt = example::parse_options(argc, argv, bins, 5, {{"--routes", &routes}, {"--uniform", &uniform}});
   const auto n = static_cast<std::size_t>(opt.n);
-  const std::vector<std::uint32_t> host_pixels = wafer_image(n);
+  const std::vector<std::uint32_t> host_pixels = uniform ? uniform_image(n) : wafer_image(n);
   const std::vector<std::uint8_t> reference = histo_reference(host_pixels);
 
   const rune::array<std::uint32_t> pixels = rune::to_array(host_pixels);
@@ -157,6 +169,7 @@ int main(int argc, char** argv) {
               counted_ms);
 #if defined(__CUDACC__)
   run_peers(pixels, opt.runs, fused_ms, counted_ms, reference);
+  if (routes) example::print_routes(histogram, opt.runs);
 #endif
   std::printf("%s", rune::explain(histogram).c_str());
   return 0;

@@ -106,7 +106,7 @@ template <class Body, bool PerWarp = false> struct hist_updater {
           const B key = keep ? b : ~B{0};  // never a bin: b < len
           if (combine < 0) combine = neighbours_share_keys(key, keep) ? 1 : 0;
           if (combine) {
-            V v = static_cast<V>(value);
+            V v = static_cast<V>(hist_value_of(value));
             const auto op = body.template target<h>().op;
             const bool lead = combine_equal_keys(op, key, v) && keep;
             if constexpr (c == atomic_class::hdw) {
@@ -145,7 +145,7 @@ template <class Body, bool PerWarp = false> struct hist_updater {
   template <int h, class B, class T> __device__ void apply(B b, const T& value) {
     using V = hist_value_t<Body, h>;
     const hist_layout& L = p.h[h];
-    const V v = static_cast<V>(value);
+    const V v = static_cast<V>(hist_value_of(value));
     const auto op = body.template target<h>().op;
     if (L.shared) {
       shared_atomic_update(op, reinterpret_cast<V*>(shared + shared_bins[h]) + b, v,
@@ -236,7 +236,7 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
       all.template with_offset<h>(j, [&](bool keep, auto b) {
         batch.has[k] = keep;
         batch.bin[k] = static_cast<std::uint32_t>(b);  // b < len: bins of a shared copy
-        batch.value[k] = static_cast<hist_value_t<Body, 0>>(value);
+        batch.value[k] = static_cast<hist_value_t<Body, 0>>(hist_value_of(value));
       });
     }
   };

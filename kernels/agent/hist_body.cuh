@@ -6,7 +6,8 @@
 //   using loaded = ...;
 //   __device__ loaded load(index_t i) const;          the reads of element i
 //   template <class U> __device__ void store(index_t i, const loaded& p, U& u, bool first_pass) const;
-//       computes element i from p; calls u.template update<h>(j, v) (v of type T_h) once per
+//       computes element i from p; calls u.template update<h>(j, v) (v of type T_h, or a
+//       deferred_value that computes it: Note [Values computed only for kept bins]) once per
 //       update of histogram h, and applies its other effects (stored maps, scatters, points)
 //       only when first_pass: a multi-pass histogram (S > 1) runs the body S times. j is an
 //       index_t, or the index expression's own integer type where that has at most 32 bits
@@ -27,6 +28,24 @@
 #include "hist_layout.cuh"
 
 namespace rune::kernels {
+
+// Note [Values computed only for kept bins]
+// A body passes each update's value as a deferred_value, which the updater evaluates only for
+// an update it applies: one whose bin lies in the destination and, in a multi-pass histogram
+// (S > 1), in this pass's chunk of bins. Each of S shared passes computes every element's bin
+// but only its own chunk's values, so the value's work is done once over all passes, not S
+// times, and an update whose bin is out of range never computes its value. gromacs
+// (examples/gromacs.cpp), whose value is a pair's force, forced into two shared passes: 0.964
+// -> 0.883 ms at 11M pairs, 0.148 -> 0.145 ms at 1.38M (H100,
+// bench/experiments/2026-11-28-h100-hist-routes.md); its two passes still lose to one global
+// atomic per update there, the bins' reads and flushes being the larger cost. Updaters read
+// a value through hist_value_of, which takes plain values too.
+template <class F> struct deferred_value {
+  F compute;
+};
+template <class F> __device__ deferred_value<F> defer_value(F f) { return {f}; }
+template <class T> __device__ const T& hist_value_of(const T& v) { return v; }
+template <class F> __device__ auto hist_value_of(const deferred_value<F>& v) { return v.compute(); }
 
 template <class Body, int h> using hist_target_t = decltype(std::declval<const Body&>().template target<h>());
 template <class Body, int h> using hist_value_t = decltype(std::declval<hist_target_t<Body, h>>().ne);

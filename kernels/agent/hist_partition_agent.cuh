@@ -60,7 +60,7 @@ template <class V> struct captured_update {
   template <int h, class J, class T> __device__ void update(J index, const T& value) {
     has = true;
     j = static_cast<index_t>(index);
-    v = static_cast<V>(value);
+    v = static_cast<V>(hist_value_of(value));
   }
 };
 

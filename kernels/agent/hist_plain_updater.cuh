@@ -18,7 +18,7 @@ template <class Body> struct hist_plain_updater {
     using V = hist_value_t<Body, h>;
     const auto t = body.template target<h>();
     if (static_cast<std::uint64_t>(j) >= static_cast<std::uint64_t>(t.nbins)) return;
-    atomic_update(t.op, t.bins + j, static_cast<V>(value), locks[h] ? locks[h] + j : nullptr);
+    atomic_update(t.op, t.bins + j, static_cast<V>(hist_value_of(value)), locks[h] ? locks[h] + j : nullptr);
   }
 };
 

@@ -130,6 +130,12 @@ struct hist_constants {
   // has no such path).
   per_class<std::int64_t> max_partitions{0, 0, 0};
   double min_updates_per_bin = 0;
+  // Note [Passes and partitions that cannot pay]: shared memory in S > 1 passes only where a
+  // block's updates per bin reach min_block_updates_per_bin (N / (blocks · H), the blocks of
+  // eq. 1), and partitions only from min_partitioned_updates updates on, per class. 0: no
+  // such guard.
+  double min_block_updates_per_bin = 0;
+  per_class<double> min_partitioned_updates{0, 0, 0};
 };
 
 
@@ -181,13 +187,22 @@ inline constexpr hist_device hist_rtx2080ti{"rtx2080ti", 48.0 * 1024, 5.5 * 1024
 //    min_updates_per_bin = 8 keeps histograms with few updates per bin in global memory,
 //    where a pass over the updates beside the atomics cannot pay (a guard: nothing below 32
 //    updates per bin was measured).
+//  * gromacs (examples/gromacs.cpp: 8.3M float updates over 69534 bins, each computing a
+//    pair's force) forced onto each route (`gromacs --routes 1`,
+//    bench/experiments/2026-11-28-h100-hist-routes.md): the model's two shared passes 0.150 ms,
+//    partitioned 0.210 ms, global M = 4 / 16 / 64 0.139 / 0.124 / 0.133 ms, one atomic per
+//    update 0.089 ms. The guards of Note [Passes and partitions that cannot pay] and
+//    min_global_copies_hdw = 128 send it there; of the HDW copies in global memory measured
+//    (M = 3, 4, 6, 16, 64) none ran more than 3% faster than one atomic per update.
 inline constexpr hist_constants hist_h100_constants{.max_shared_passes = {4, 1, 6},
                                                     .hdw_shared_copies = 1,
-                                                    .min_global_copies_hdw = 4,
+                                                    .min_global_copies_hdw = 128,
                                                     .min_global_copies_wide_cas = 8,
                                                     .cas_copy_per_warp = true,
                                                     .max_partitions = {14, 64, 0},
-                                                    .min_updates_per_bin = 8};
+                                                    .min_updates_per_bin = 8,
+                                                    .min_block_updates_per_bin = 2.0 / 3,
+                                                    .min_partitioned_updates = {1 << 24, 0, 0}};
 inline constexpr hist_device hist_h100{"h100", 227.0 * 1024, 50.0 * 1024 * 1024, 132 * 2048, 1024, 64, hist_h100_constants};
 inline constexpr std::array<hist_device, 2> hist_devices{hist_rtx2080ti, hist_h100};
 
@@ -352,14 +367,34 @@ constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_d
   return {1, P, detail::ceil_div(p.bins, P), static_cast<double>(d.block)};
 }
 
+// Note [Passes and partitions that cannot pay]
+// Each of S > 1 shared passes re-reads every element and recomputes the body that makes its
+// updates, and every block flushes each of its chunk's bins that it touched: where a block has
+// about one update per bin (N / (blocks · H)), the flush issues nearly as many global atomics
+// as the updates would have, and the passes are extra. Partitioning runs three kernels and
+// writes every update out and back, a fixed cost that only many updates repay where the
+// alternative is a hardware atomic per update (HDW; a CAS loop costs more). On the H100
+// gromacs (N / (blocks · H) = 0.45, 8.3M updates) lost 1.7x in two shared passes and 2.4x in
+// partitions against one atomic per update, while H = 196608 (0.96) and the partitioned rows
+// (5e7 updates) won (Note [H100 constants]); the guards sit between. They do not see what a
+// pass costs beside its atomics: gromacs with 2x - 8x the pairs (0.90 - 3.6) still takes two
+// passes and runs 1.6x - 1.7x slower than one atomic per update, where the benchmark's
+// histograms (one int load an element) win in four passes at 0.96.
+constexpr bool shared_passes_pay(const hist_problem& p, const hist_device& d, const hist_constants& k, std::int64_t S) {
+  if (S <= 1) return true;
+  const double blocks = static_cast<double>(detail::ceil_div(detail::threads_used(p, d), d.block));
+  return static_cast<double>(p.n) >= k.min_block_updates_per_bin * blocks * static_cast<double>(p.bins);
+}
+
 constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, const hist_constants& k) {
   const hist_choice sh = hist_shared_model(p, d, k);
   const bool fits = static_cast<double>(hist_bin_bytes(p, k)) <= d.shared_bytes;
   const hist_choice gl = hist_global_model(p, d, k);
   const hist_choice pa = hist_partitioned_model(p, d, k);
-  const bool use_shared = fits && sh.S <= k.max_shared_passes[p.cls];
+  const bool use_shared = fits && sh.S <= k.max_shared_passes[p.cls] && shared_passes_pay(p, d, k, sh.S);
   const bool use_partitioned = !use_shared && fits && pa.S >= 2 && pa.S <= k.max_partitions[p.cls] &&
-                               static_cast<double>(p.n) >= k.min_updates_per_bin * static_cast<double>(p.bins);
+                               static_cast<double>(p.n) >= k.min_updates_per_bin * static_cast<double>(p.bins) &&
+                               static_cast<double>(p.n) >= k.min_partitioned_updates[p.cls];
   return {sh, fits, gl,
           use_shared ? hist_memory::shared : use_partitioned ? hist_memory::partitioned : hist_memory::global, pa};
 }

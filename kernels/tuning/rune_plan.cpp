@@ -336,6 +336,9 @@ int run_hist(const std::vector<std::string>& args) {
     std::printf("run=partitioned (shared S=%lld > %lld for %s; P=%lld <= %lld partitions)\n",
                 static_cast<long long>(plan.shared.S), limit, cls.c_str(), static_cast<long long>(plan.partitioned.S),
                 static_cast<long long>(dev->tuning.max_partitions[p.cls]));
+  else if (plan.run == hist_memory::global && plan.shared.S <= limit)
+    std::printf("run=global (shared S=%lld: too few updates per bin and block for more than one pass)\n",
+                static_cast<long long>(plan.shared.S));
   else
     std::printf("run=%s (shared S=%lld %s %lld for %s)\n", plan.run == hist_memory::shared ? "shared" : "global",
                 static_cast<long long>(plan.shared.S), plan.run == hist_memory::shared ? "<=" : ">", limit,

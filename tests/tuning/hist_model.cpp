@@ -204,16 +204,22 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::partitioned);
     CHECK(tuning::hist_model(problem(49152, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::shared);
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::cas, int_bytes), d).run == tuning::hist_memory::partitioned);
-    // HDW in global memory: fewer than 4 copies run as one atomic per update (M = S = 1). RF 1,
-    // what the pass plans with unless the inspector runs (the benchmark's RF 63 rows too).
-    const auto few = tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d);
-    CHECK(few.M == 1);
-    CHECK(few.S == 1);
-    CHECK(few.H_chk == 786432);
+    // HDW in global memory: fewer than 128 copies run as one atomic per update (M = S = 1). RF
+    // 1, what the pass plans with unless the inspector runs (the benchmark's RF 63 rows too).
     const tuning::hist_constants without{.max_shared_passes = {4, 4, 6}, .hdw_shared_copies = 1};
-    CHECK(tuning::hist_global_model(problem(786432, 1, atomic_class::hdw, int_bytes), d, without).M == 3);
-    CHECK(tuning::hist_global_model(problem(393216, 1, atomic_class::hdw, int_bytes), d).M == 6);
-    CHECK(tuning::hist_global_model(problem(786432, 63, atomic_class::hdw, int_bytes), d).M == 9);
+    struct copies {
+      std::int64_t H;
+      double rf;
+      std::int64_t paper_M;
+    };
+    for (const copies c : {copies{786432, 1, 3}, copies{393216, 1, 6}, copies{786432, 63, 9}}) {
+      CAPTURE(c.H);
+      const auto few = tuning::hist_global_model(problem(c.H, c.rf, atomic_class::hdw, int_bytes), d);
+      CHECK(few.M == 1);
+      CHECK(few.S == 1);
+      CHECK(few.H_chk == c.H);
+      CHECK(tuning::hist_global_model(problem(c.H, c.rf, atomic_class::hdw, int_bytes), d, without).M == c.paper_M);
+    }
     // 4-byte CAS keeps its copies: they spread the retries (histo's eye, N = 4M: 1.86 against
     // 2.61 ms). 16-byte CAS keeps 8 or more, else one atomic per update, in one pass.
     CHECK(tuning::hist_global_model(problem(1572864, 1, atomic_class::cas, int_bytes), d).M == 3);
@@ -241,6 +247,38 @@ TEST_SUITE("tuning") {
     CHECK_FALSE(tuning::hist_shared_model(problem(2048, 1, atomic_class::cas, int_bytes), d).per_warp);  // 32 copies do not fit
     CHECK_FALSE(tuning::hist_shared_model(problem(127, 1, atomic_class::cas, 16), d).per_warp);
     CHECK(tuning::hist_shared_model(problem(1000, 1, atomic_class::cas, 1), d).per_warp);
+  }
+
+  TEST_CASE("hist model: shared passes and partitions only where they can pay (Note [Passes and partitions that cannot pay])") {
+    const auto& d = tuning::hist_h100;
+    // gromacs: 8280960 float updates over 69534 bins, 0.45 updates per bin and block of eq. 1
+    // (264 blocks): global memory, one atomic per update, though two shared passes would do.
+    const std::int64_t gromacs_n = 6 * 1380160, gromacs_H = 69534;
+    const auto gromacs = tuning::hist_model(problem(gromacs_H, 1, atomic_class::hdw, int_bytes, gromacs_n), d);
+    CHECK(gromacs.shared.S == 2);
+    CHECK(gromacs.run == tuning::hist_memory::global);
+    CHECK(gromacs.global.M == 1);
+    CHECK(gromacs.global.S == 1);
+    // The same bins with 5e7 updates (2.7 a bin and block): two shared passes.
+    CHECK(tuning::hist_model(problem(gromacs_H, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
+    // The guard's edge: H = 196608 in four passes needs 2/3 · 264 · H updates.
+    const auto edge = static_cast<std::int64_t>(2.0 / 3 * 264 * 196608);
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes, edge + 1), d).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes, edge - 1), d).run != tuning::hist_memory::shared);
+    // One pass is never held back: 31 bins from a thousand updates.
+    CHECK(tuning::hist_model(problem(31, 1, atomic_class::hdw, int_bytes, 1000), d).run == tuning::hist_memory::shared);
+    // HDW partitions from 2^24 updates; CAS, whose global alternative is a loop, has no such floor.
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes, (1 << 24) - 1), d).run ==
+          tuning::hist_memory::global);
+    CHECK(tuning::hist_model(problem(393216, 1, atomic_class::hdw, int_bytes, 1 << 24), d).run ==
+          tuning::hist_memory::partitioned);
+    CHECK(tuning::hist_model(problem(gromacs_H, 1, atomic_class::cas, int_bytes, gromacs_n), d).run ==
+          tuning::hist_memory::partitioned);
+    // Without the guards, gromacs would run the two passes.
+    tuning::hist_constants unguarded = tuning::hist_h100_constants;
+    unguarded.min_block_updates_per_bin = 0;
+    CHECK(tuning::hist_model(problem(gromacs_H, 1, atomic_class::hdw, int_bytes, gromacs_n), d, unguarded).run ==
+          tuning::hist_memory::shared);
   }
 
   TEST_CASE("hist model: partitioned histograms (Note [Partitioned histograms])") {

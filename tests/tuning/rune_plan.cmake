@@ -80,6 +80,11 @@ rune_plan_case(hist_run_global_hdw_H49152 "\nrun=global \\(shared S=4 > 3 for hd
                hist --device rtx2080ti --N 5e7 --H 49152 --RF 1 --class hdw --elem-bytes 4)
 rune_plan_case(hist_h100_runs "shared M=[0-9]+ S=[0-9]+\nglobal M=[0-9]+ S=[0-9]+\nrun=(shared|global)"
                hist --device h100 --N 50000000 --H 1572864 --RF 63 --class xcg --elem-bytes 8)
+# gromacs on the H100: two shared passes would fit, but a block has too few updates per bin
+# (Note [Passes and partitions that cannot pay]).
+rune_plan_case(hist_h100_gromacs_global
+               "\nglobal M=1 S=1\nrun=global \\(shared S=2: too few updates per bin and block for more than one pass\\)"
+               hist --device h100 --N 8280960 --H 69534 --RF 1 --class hdw --elem-bytes 4)
 # On the H100, CAS beyond one shared pass partitions its updates (Note [Partitioned histograms]).
 rune_plan_case(hist_h100_partitioned_cas
                "\nrun=partitioned \\(shared S=7 > 1 for cas; P=7 <= 64 partitions\\)\npartitioned P=7 H_chk=56174\n"

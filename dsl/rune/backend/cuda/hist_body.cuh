@@ -8,6 +8,7 @@
 #include <tuple>  // a type list only (std::tuple_element_t)
 #include <utility>
 
+#include <rune/kernels/agent/hist_body.cuh>
 #include <rune/kernels/agent/hist_layout.cuh>
 
 #include "device_sinks.cuh"
@@ -72,7 +73,10 @@ template <class Context, class... S> struct hist_body {
     if constexpr (is_hist_sink<std::tuple_element_t<K, std::tuple<S...>>>) {
       if constexpr (sizeof...(Covered) == 0)
         if (i >= d.s.n) return;
-      u.template update<ordinal.at[K]>(update_index(d.s.ei, l.index.value, i, c), d.s.ev.compute(l.value.value, i, c));
+      // The value is computed only where the updater applies the update (Note [Values computed
+      // only for kept bins], kernels/agent/hist_body.cuh).
+      u.template update<ordinal.at[K]>(update_index(d.s.ei, l.index.value, i, c),
+                                       kernels::defer_value([&] { return d.s.ev.compute(l.value.value, i, c); }));
     } else if (first_pass) {
       cuda::store(d, i, l, c, covered...);
     }
