@@ -368,8 +368,9 @@ constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_d
 }
 
 // Note [Passes and partitions that cannot pay]
-// Each of S > 1 shared passes re-reads every element and recomputes the body that makes its
-// updates, and every block flushes each of its chunk's bins that it touched: where a block has
+// Each of S > 1 shared passes re-reads every element and recomputes its bin (its value only
+// where the bin is in the pass's chunk: Note [Values computed only for kept bins]), and every
+// block flushes each of its chunk's bins that it touched: where a block has
 // about one update per bin (N / (blocks · H)), the flush issues nearly as many global atomics
 // as the updates would have, and the passes are extra. Partitioning runs three kernels and
 // writes every update out and back, a fixed cost that only many updates repay where the
