@@ -11,11 +11,11 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include <rune/config.hpp>
 
 #include "../agent/hist_layout.cuh"
+#include "hist_list.hpp"
 #include "histogram_plan.hpp"
 
 namespace rune::kernels {
@@ -58,12 +58,12 @@ struct hist_launch_plan {
   int grid = 0;
   int items_per_step = 0;    // the pass kernel's items per thread and step (Note [Shallow steps at small n])
   std::size_t shared_bytes = 0;
-  std::vector<hist_decision> histograms;
-  std::vector<double> race_factors;  // what the plan assumed (1 unless the inspector ran)
+  hist_list<hist_decision> histograms;
+  hist_list<double> race_factors;  // what the plan assumed (1 unless the inspector ran)
   double inspect_ms = 0;             // host time of the inspector, its synchronization included
   hist_pass_kind kernel = hist_pass_kind::direct;
   bool batched_cas = false;          // kernel == batched_cas (cas_batch.cuh)
-  std::vector<hist_layout> layouts;  // the pass kernel's, per histogram; lo and len set per pass
+  hist_list<hist_layout> layouts;  // the pass kernel's, per histogram; lo and len set per pass
 };
 
 // Whether a shared CAS pass of 4-byte values batches a tile's updates (Note [Batched
@@ -82,8 +82,8 @@ constexpr bool batches_cas_layout(const hist_decision& d, int block_threads, int
 // same bin of consecutive copies sits in one bank, so lanes hitting one bin, the case of
 // few distinct bins (RF 63, low-entropy data), conflict 32 ways on it; an odd stride puts
 // that bin of 32 consecutive copies in 32 banks. Dropped when the padding does not fit.
-inline std::size_t lay_out_shared(const std::vector<hist_decision>& plan, const std::vector<hist_shape>& shapes,
-                                  bool odd_strides, std::vector<hist_layout>& layouts) {
+inline std::size_t lay_out_shared(const hist_list<hist_decision>& plan, const hist_list<hist_shape>& shapes,
+                                  bool odd_strides, hist_list<hist_layout>& layouts) {
   std::size_t bytes = 0;
   layouts.assign(plan.size(), hist_layout{});
   for (std::size_t h = 0; h < plan.size(); ++h) {
@@ -123,7 +123,7 @@ inline std::size_t lay_out_shared(const std::vector<hist_decision>& plan, const 
 // cub::DeviceHistogram::HistogramEven (bench_gpu_sweep); where nothing repeats, the pass kernel
 // pays for its check of the keys: 5e7 updates over 1572864 bins, 0.599 -> 0.606 - 0.612 ms
 // (bench_gpu_hist --class hdw).
-inline bool plain_atomics(const std::vector<hist_decision>& plan, const std::vector<hist_shape>& shapes) {
+inline bool plain_atomics(const hist_list<hist_decision>& plan, const hist_list<hist_shape>& shapes) {
   bool plain = true;
   for (std::size_t h = 0; h < plan.size(); ++h) {
     const hist_decision& d = plan[h];
@@ -134,7 +134,7 @@ inline bool plain_atomics(const std::vector<hist_decision>& plan, const std::vec
 
 // The pass kernel's variant: CAS histograms with a copy per warp, and shared CAS copies that
 // threads share, run kernels of their own (hist_agent.cuh).
-inline hist_pass_kind pass_kernel_for(const std::vector<hist_decision>& plan, const hist_limits& lim) {
+inline hist_pass_kind pass_kernel_for(const hist_list<hist_decision>& plan, const hist_limits& lim) {
   bool per_warp = false;
   for (const auto& d : plan) per_warp = per_warp || (d.active && d.shared && d.per_warp);
   if (lim.body_has_cas && per_warp) return hist_pass_kind::per_warp;
@@ -169,7 +169,7 @@ inline hist_grid grid_for(index_t n, index_t resident, int threads, int items, i
 }
 
 // The bins a block of the pass kernel flushes from shared memory: every shared histogram's chunk.
-inline index_t shared_bins_flushed(const std::vector<hist_decision>& plan, const std::vector<hist_layout>& layouts) {
+inline index_t shared_bins_flushed(const hist_list<hist_decision>& plan, const hist_list<hist_layout>& layouts) {
   index_t bins = 0;
   for (std::size_t h = 0; h < plan.size(); ++h)
     if (layouts[h].shared) bins += plan[h].H_chk;
@@ -180,7 +180,7 @@ inline index_t shared_bins_flushed(const std::vector<hist_decision>& plan, const
 // shared_bytes) is the occupancy of that kernel at that shared size (the device's answer; a
 // test passes its own).
 template <class BlocksPerSm>
-hist_launch_plan plan_hist_launch(index_t n, std::vector<hist_decision> decisions, const std::vector<hist_shape>& shapes,
+hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions, const hist_list<hist_shape>& shapes,
                                   const hist_limits& lim, BlocksPerSm&& blocks_per_sm) {
   hist_launch_plan p;
   p.histograms = std::move(decisions);

@@ -85,7 +85,8 @@ template <class Body> void check_bin_alignment(const Body& body) {
 template <class Body> auto requests_of(index_t n, const Body& body) {
   constexpr int K = Body::histograms;
   std::array<hist_request, K> requests{};
-  std::vector<hist_shape> shapes(K);
+  hist_list<hist_shape> shapes;
+  shapes.assign(K, hist_shape{});
   for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
     using V = hist_value_t<Body, h>;
@@ -222,18 +223,18 @@ template <class Body> hist_launch_plan histogram_plain(index_t n, const Body& bo
 template <class Policy = hist_policy_sm90, class Body>
 hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, const hist_override& o = {}) {
   constexpr int K = Body::histograms;
-  static_assert(K >= 1 && K <= 16, "rune::kernels::histogram: between 1 and 16 histograms per pass");
+  static_assert(K >= 1 && K <= int(hist_max_histograms), "rune::kernels::histogram: between 1 and 16 histograms per pass");
   if (n <= 0) return {};
   const device_properties& props = current_device_properties();
   auto shaped = detail_hist::requests_of(n, body);
   std::array<hist_request, K>& requests = shaped.first;
-  const std::vector<hist_shape>& shapes = shaped.second;
+  const hist_list<hist_shape>& shapes = shaped.second;
   double inspect_ms = 0;
   const bool plain_asked = o.where == hist_override::memory::plain;
   const hist_override decide_for = plain_asked ? hist_override{hist_override::memory::global, 1, 1} : o;
   std::array<hist_decision, K> decided = detail_hist::decide<Policy>(n, body, requests, decide_for, inspect_ms, stream);
-  std::vector<double> race_factors(K);
-  for (int h = 0; h < K; ++h) race_factors[h] = requests[h].race_factor;
+  hist_list<double> race_factors;
+  for (int h = 0; h < K; ++h) race_factors.push_back(requests[h].race_factor);
   const auto report = [&](hist_launch_plan p) {
     p.race_factors = race_factors;
     p.inspect_ms = inspect_ms;
@@ -270,7 +271,7 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
         shared_bytes));
     return per_sm;
   };
-  const hist_launch_plan p = plan_hist_launch(n, std::vector<hist_decision>(decided.begin(), decided.end()), shapes,
+  const hist_launch_plan p = plan_hist_launch(n, hist_list<hist_decision>(decided.begin(), decided.end()), shapes,
                                               detail_hist::limits_of<Policy, Body>(props), occupancy);
   if (p.plain) {
     hist_launch_plan plain = histogram_plain(n, body, stream);

@@ -40,7 +40,7 @@ const auto two_per_sm = [](kn::hist_pass_kind, std::size_t) { return 2; };
 }  // namespace
 
 TEST_CASE("hist launch plan: nothing to do, and plain atomics") {
-  const std::vector<kn::hist_shape> int_bins{{4, false}};
+  const kn::hist_list<kn::hist_shape> int_bins{{4, false}};
   CHECK(kn::plan_hist_launch(0, {global_decision(1, 1, 10)}, int_bins, h100_like(), two_per_sm).passes == 0);
   const kn::hist_launch_plan p = kn::plan_hist_launch(1000, {global_decision(1, 1, 10)}, int_bins, h100_like(), two_per_sm);
   CHECK(p.plain);
@@ -53,7 +53,7 @@ TEST_CASE("hist launch plan: nothing to do, and plain atomics") {
 }
 
 TEST_CASE("hist launch plan: hardware-atomic histograms at M = 1, S = 1 run the pass kernel, which combines hot bins") {
-  const std::vector<kn::hist_shape> hdw_bins{{4, false, true}};
+  const kn::hist_list<kn::hist_shape> hdw_bins{{4, false, true}};
   const kn::hist_launch_plan p = kn::plan_hist_launch(1000, {global_decision(1, 1, 10)}, hdw_bins, h100_like(), two_per_sm);
   CHECK_FALSE(p.plain);
   CHECK(p.passes == 1);
