@@ -1,8 +1,10 @@
 #pragma once
 // for_each_index(n, f, stream): f.store(i, f.load(i)) for every i in [0, n) on the device,
-// one launch on a persistent grid sized from the device (see elementwise_agent.cuh).
+// one launch of a block a tile, or a thread an element up to the blocks the device holds
+// (see elementwise_agent.cuh).
 // fill(out, n, x, stream): out[i] = x, by the same kernel.
 #include <algorithm>
+#include <climits>
 
 #include "../entry/elementwise_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
@@ -20,7 +22,12 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   // Too few tiles to fill the device: a thread per element instead (Note [Thin grids]).
   const bool thin = tiles < resident;
   const index_t blocks = thin ? (n + Policy::block_threads - 1) / Policy::block_threads : tiles;
-  const int grid = static_cast<int>(std::min(blocks, resident));
+  // Note [A block a tile]
+  // Beyond the resident blocks' worth of tiles, each block takes one tile: with the grid held
+  // at the resident blocks instead (each stepping through its tiles), maps of 2^26 and 2^28
+  // elements ran 3% - 12% slower against thrust::transform in the same process, every type
+  // from int8 to double (H200, bench/experiments/2026-11-28-h200-map-grids.md).
+  const int grid = static_cast<int>(thin ? std::min(blocks, resident) : std::min<index_t>(blocks, INT_MAX));
   elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f, thin);
   RUNE_CUDA_CHECK_LAUNCH("rune::kernels::elementwise_kernel");
 }

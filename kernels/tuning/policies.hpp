@@ -13,7 +13,7 @@ namespace rune::kernels {
 struct elementwise_policy_sm90 {
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = 16;  // loads in flight per thread
-  static constexpr int blocks_per_sm = 8;      // persistent grid: SMs x this
+  static constexpr int blocks_per_sm = 8;      // thin grids: at most SMs x this
 };
 
 // Elements per vector load in the map and reduce agents (agent/load_runs.cuh): the largest

@@ -173,3 +173,29 @@ TEST_CASE_TEMPLATE("map: int8, int16, float and double at tile edges, aligned an
   check_maps_around_tiles<float, B>();
   check_maps_around_tiles<double, B>();
 }
+
+// Inputs with fewer tiles than the device holds blocks run on a thin grid, a thread per element
+// up to the blocks the device holds, each thread stepping through the grid (elementwise_agent.cuh,
+// Note [Thin grids]). The sizes leave one to sixteen elements per thread on a 132-SM device
+// (270336 resident threads), either side of a whole number of steps; the last two leave more
+// tiles than the device holds blocks, one tile a block (for_each_index.cuh, Note [A block a
+// tile]).
+template <class T, class B> void check_grid_maps() {
+  constexpr index_t threads = 132 * 2048;
+  for (index_t n : {threads - 1, threads + 1, 4 * threads - 1, 4 * threads + 1, 8 * threads + 3, 13 * threads + 7,
+                    15 * threads + 11, 17 * threads + 5, 64 * threads + 9}) {
+    CAPTURE(n);
+    const auto xv = small_values<T>(n);
+    std::vector<T> want(xv.size());
+    for (std::size_t i = 0; i < want.size(); ++i) want[i] = static_cast<T>(xv[i] + T(1));
+    const auto got = rune::force(rune::map([] RUNE_FN (T x) { return static_cast<T>(x + T(1)); }, rune::to_array(xv)), B{});
+    RUNE_CHECK_SAME(got.to_vector(), want);
+  }
+}
+
+TEST_CASE_TEMPLATE("map: thin grids, one to sixteen elements per thread, and a block a tile beyond", B,
+                   RUNE_TEST_BACKENDS) {
+  check_grid_maps<std::int8_t, B>();
+  check_grid_maps<std::int32_t, B>();
+  check_grid_maps<double, B>();
+}
