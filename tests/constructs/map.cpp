@@ -145,8 +145,8 @@ TEST_CASE_TEMPLATE("map: a length known only at force (a filter's output) is che
 
 // The GPU elementwise pass loads full tiles in 16-byte runs, runs of one element when a leaf
 // is misaligned, and partial tiles element by element (kernels/agent/load_runs.cuh).
-template <class T, class B> void check_maps_around_tiles() {
-  for (index_t n : sizes_around(map_tile)) {
+template <class T, class B> void check_maps_around_tiles(const std::vector<index_t>& sizes = sizes_around(map_tile)) {
+  for (index_t n : sizes) {
     CAPTURE(n);
     const auto xv = small_values<T>(n + 1);
     const auto a = resident_array<B>(xv);
@@ -180,22 +180,13 @@ TEST_CASE_TEMPLATE("map: int8, int16, float and double at tile edges, aligned an
 // (270336 resident threads), either side of a whole number of steps; the last two leave more
 // tiles than the device holds blocks, one tile a block (for_each_index.cuh, Note [A block a
 // tile]).
-template <class T, class B> void check_grid_maps() {
-  constexpr index_t threads = 132 * 2048;
-  for (index_t n : {threads - 1, threads + 1, 4 * threads - 1, 4 * threads + 1, 8 * threads + 3, 13 * threads + 7,
-                    15 * threads + 11, 17 * threads + 5, 64 * threads + 9}) {
-    CAPTURE(n);
-    const auto xv = small_values<T>(n);
-    std::vector<T> want(xv.size());
-    for (std::size_t i = 0; i < want.size(); ++i) want[i] = static_cast<T>(xv[i] + T(1));
-    const auto got = rune::force(rune::map([] RUNE_FN (T x) { return static_cast<T>(x + T(1)); }, rune::to_array(xv)), B{});
-    RUNE_CHECK_SAME(got.to_vector(), want);
-  }
-}
-
 TEST_CASE_TEMPLATE("map: thin grids, one to sixteen elements per thread, and a block a tile beyond", B,
                    RUNE_TEST_BACKENDS) {
-  check_grid_maps<std::int8_t, B>();
-  check_grid_maps<std::int32_t, B>();
-  check_grid_maps<double, B>();
+  constexpr index_t threads = 132 * 2048;
+  const std::vector<index_t> sizes = {threads - 1,      threads + 1,      4 * threads - 1,
+                                      4 * threads + 1,  8 * threads + 3,  13 * threads + 7,
+                                      15 * threads + 11, 17 * threads + 5, 64 * threads + 9};
+  check_maps_around_tiles<std::int8_t, B>(sizes);
+  check_maps_around_tiles<std::int32_t, B>(sizes);
+  check_maps_around_tiles<double, B>(sizes);
 }
