@@ -21,7 +21,8 @@ Columns (bench/baseline/<device>.csv):
   ratio       peer_ms / rune_ms: above 1, rune is faster
 
 Converts the CSVs the benchmark programs write with --csv, recognised by their header:
-  * bench_gpu_sweep (op,type,n,bins,entropy,...): ops scan, reduce, map, filter, hist; rows the
+  * bench_gpu_sweep (op,type,n,bins,entropy,...): ops scan, reduce, map, filter, hist, and
+    scan_into, map_into (op scan or map with dest=into: forced with rune::into); rows the
     sweep did not verify are left out, with a warning;
   * bench_gpu_scan, bench_gpu_reduce_map, bench_gpu_hist, bench_gpu_latency
     (workload,peer,rune_ms,peer_ms,speedup): each workload name is parsed by the rules in
@@ -121,8 +122,10 @@ def from_sweep(rows):
         if r.get("verified", "yes") != "yes":
             warn(f"left out (rune's result differed from the peer's): {r['op']} {r['type']} n={r['n']}")
             continue
-        p = params(bins=r["bins"], entropy=r["entropy"]) if r["op"] == "hist" else ""
-        yield (r["op"], r["type"], int(r["n"]), p, r["rune_ms"], r["peer"], r["peer_ms"])
+        op, p = r["op"], params(bins=r["bins"], entropy=r["entropy"]) if r["op"] == "hist" else ""
+        if op.endswith("_into"):  # the result written into the previous one's memory (rune::into)
+            op, p = op[: -len("_into")], params(dest="into")
+        yield (op, r["type"], int(r["n"]), p, r["rune_ms"], r["peer"], r["peer_ms"])
 
 
 def from_workloads(rows, hist_n):

@@ -8,13 +8,16 @@
 //
 // Workloads, rune / peer:
 //   scan    rune::scan(plus, 0, xs)                     / cub::DeviceScan::InclusiveSum
+//   scan_into   the same scan forced into its previous result (rune::into)
 //   reduce  rune::reduce(plus, 0, xs)                   / cub::DeviceReduce::Sum, sum copied to the host
 //   map     rune::map(x + 1, xs)                        / thrust::transform (par_nosync)
+//   map_into    the same map forced into its previous result (rune::into)
 //   filter  rune::filter(x >= 0, xs)                    / cub::DeviceSelect::If, count copied to the host
 //   hist    rune::genhist(bins, plus, 0, is, ones)      / cub::DeviceHistogram::HistogramEven, n = 2^26
 // rune's scalar results (a sum, a filter's length) reach the host inside force(), so the peers'
 // timed regions copy theirs back too. rune allocates its outputs from its pool inside the timed
-// region; the peers write arrays allocated before timing.
+// region (`got = force(e)`), except in the _into rows, which write the previous result's memory
+// as the peers write arrays allocated before timing (Note [Results into a destination]).
 //
 // Inputs are generated on the device. Elements: integers uniform in [-63, 63] in every type, so
 // filter keeps half (64 of the 127 values) and every float sum is exact in any order (partial
@@ -134,6 +137,9 @@ class result_log {
   result_log(const result_log&) = delete;
   result_log& operator=(const result_log&) = delete;
 
+  void add(const std::vector<measurement>& ms) {
+    for (const measurement& m : ms) add(m);
+  }
   void add(const measurement& m) {
     const double rune_rate = gb_per_s(m.ideal_bytes, m.rune_ms), peer_rate = gb_per_s(m.ideal_bytes, m.peer_ms);
     const double speedup = m.peer_ms / m.rune_ms;
@@ -266,17 +272,32 @@ template <class T> struct non_negative {
   __host__ __device__ bool operator()(T x) const { return x >= T(0); }
 };
 
-template <class T> measurement measure_scan(const char* type, const rune::array<T>& xs) {
-  const long long n = xs.size();
-  auto sums = rune::scan(rune::plus{}, T{0}, xs);
+// An array result forced from the pool (`got = force(e)`: the previous value is freed once the
+// new one exists) and into the previous result's memory (rune::into).
+struct two_ways {
+  double pool_ms, into_ms;
+  bool pool_verified, into_verified;
+};
+template <class E, class Same> two_ways time_both_ways(const E& e, Same same) {
+  using T = typename decltype(rune::force(e))::value_type;
   rune::array<T> got;
-  const double rune_ms = timed([&] { got = rune::force(sums); });
+  const double pool_ms = timed([&] { got = rune::force(e); });
+  const bool pool_verified = same(got);
+  const double into_ms = timed([&] { got = rune::force(e, rune::into(std::move(got))); });
+  return {pool_ms, into_ms, pool_verified, same(got)};
+}
+
+template <class T> std::vector<measurement> measure_scan(const char* type, const rune::array<T>& xs) {
+  const long long n = xs.size();
   thrust::device_vector<T> want(n);
   const double peer_ms = time_cub([&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveSum(temp, bytes, xs.data(), raw(want), n);
   });
-  return {"scan", type, n, 0, 0, rune_ms, "cub::DeviceScan::InclusiveSum", peer_ms, 2.0 * n * sizeof(T),
-          same_elements(got, want, n)};
+  const two_ways t = time_both_ways(rune::scan(rune::plus{}, T{0}, xs),
+                                    [&](const rune::array<T>& got) { return same_elements(got, want, n); });
+  const char* peer = "cub::DeviceScan::InclusiveSum";
+  return {{"scan", type, n, 0, 0, t.pool_ms, peer, peer_ms, 2.0 * n * sizeof(T), t.pool_verified},
+          {"scan_into", type, n, 0, 0, t.into_ms, peer, peer_ms, 2.0 * n * sizeof(T), t.into_verified}};
 }
 
 template <class T> measurement measure_reduce(const char* type, const rune::array<T>& xs) {
@@ -291,18 +312,18 @@ template <class T> measurement measure_reduce(const char* type, const rune::arra
   return {"reduce", type, n, 0, 0, rune_ms, "cub::DeviceReduce::Sum", peer_ms, (n + 1.0) * sizeof(T), got == want};
 }
 
-template <class T> measurement measure_map(const char* type, const rune::array<T>& xs) {
+template <class T> std::vector<measurement> measure_map(const char* type, const rune::array<T>& xs) {
   const long long n = xs.size();
-  auto ys = rune::map(plus_one<T>{}, xs);
-  rune::array<T> got;
-  const double rune_ms = timed([&] { got = rune::force(ys); });
   thrust::device_vector<T> want(n);
   // par_nosync: thrust::device would wait for the kernel after each call, which rune does not.
   const double peer_ms = timed([&] {
     thrust::transform(thrust::cuda::par_nosync, xs.data(), xs.data() + n, want.begin(), plus_one<T>{});
   });
-  return {"map", type, n, 0, 0, rune_ms, "thrust::transform", peer_ms, 2.0 * n * sizeof(T),
-          same_elements(got, want, n)};
+  const two_ways t = time_both_ways(rune::map(plus_one<T>{}, xs),
+                                    [&](const rune::array<T>& got) { return same_elements(got, want, n); });
+  const char* peer = "thrust::transform";
+  return {{"map", type, n, 0, 0, t.pool_ms, peer, peer_ms, 2.0 * n * sizeof(T), t.pool_verified},
+          {"map_into", type, n, 0, 0, t.into_ms, peer, peer_ms, 2.0 * n * sizeof(T), t.into_verified}};
 }
 
 template <class T> measurement measure_filter(const char* type, const rune::array<T>& xs) {
@@ -358,9 +379,9 @@ template <class T> void sweep_type(const char* type, const options& opt, result_
     thrust::device_vector<T> input(n);
     thrust::tabulate(thrust::device, input.begin(), input.end(), small_integer<T>{static_cast<std::uint64_t>(lg)});
     const rune::array<T> xs = rune::view(raw(input), n);
-    if (opt.wants("scan")) log.add(measure_scan(type, xs));
+    if (opt.wants("scan")) log.add(measure_scan(type, xs));  // and scan_into
     if (opt.wants("reduce")) log.add(measure_reduce(type, xs));
-    if (opt.wants("map")) log.add(measure_map(type, xs));
+    if (opt.wants("map")) log.add(measure_map(type, xs));  // and map_into
     if (opt.wants("filter")) log.add(measure_filter(type, xs));
   }
 }

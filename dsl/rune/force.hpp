@@ -1,7 +1,8 @@
 #pragma once
 // rune::force(e...): plans the roots together (compile-time fusion), runs the plan on a
 // backend, and returns the results: an array or a scalar for one root, a std::tuple for
-// several (structured bindings). Options follow the roots: rune::unfused, on_cpu, on_gpu.
+// several (structured bindings). Options follow the roots: rune::unfused, on_cpu, on_gpu,
+// rune::into(dest) (into.hpp).
 #include <tuple>
 #include <utility>
 
@@ -39,13 +40,24 @@ template <class... Roots> struct roots_forest<std::tuple<Roots...>> {
 template <class... Args> inline constexpr bool gpu_can_hold =
     all_default_constructible<typename roots_forest<decltype(roots_of(std::declval<const Args&>()...))>::type::positions>::value;
 
-template <bool Unfused, bool OnDevice, class Backend, class... Roots> auto run_forest(Backend& be, const Roots&... roots) {
+// The rune::into among Args fits the force's roots (check_into); a force without one always does.
+template <class... Args> constexpr bool check_into_of() {
+  if constexpr (into_count<Args...> == 0) {
+    return true;
+  } else {
+    using forest_type = typename roots_forest<decltype(roots_of(std::declval<const Args&>()...))>::type;
+    return check_into<forest_type, decltype(into_of(std::declval<const Args&>()...))>();
+  }
+}
+
+template <bool Unfused, bool OnDevice, class Backend, class Into, class... Roots>
+auto run_forest(Backend& be, Into into, const Roots&... roots) {
   using fst = forest<Roots...>;
-  executor<fst, plan_holder<fst, Unfused, false>, Backend, OnDevice> typed(be, roots...);
+  executor<fst, plan_holder<fst, Unfused, false>, Backend, OnDevice, Into> typed(be, into, roots...);
   if constexpr (has_twins<fst>()) {
     if (!typed.identities_agree()) {
       // Same-typed nodes that are different computations: run every position as its own node.
-      executor<fst, plan_holder<fst, Unfused, true>, Backend, OnDevice> positional(be, roots...);
+      executor<fst, plan_holder<fst, Unfused, true>, Backend, OnDevice, Into> positional(be, into, roots...);
       positional.run();
       return results_of(positional, std::index_sequence_for<Roots...>{});
     }
@@ -56,8 +68,9 @@ template <bool Unfused, bool OnDevice, class Backend, class... Roots> auto run_f
 }  // namespace detail
 
 template <class... Args> auto force(const Args&... args) {
-  if constexpr (detail::check_roots<Args...>()) {
+  if constexpr (detail::check_roots<Args...>() && detail::check_into_of<Args...>()) {
     auto roots = detail::roots_of(args...);
+    const auto into = detail::into_of(args...);
     constexpr bool unfused = detail::wants_unfused<Args...>;
     constexpr bool on_device = detail::wants_on_device<Args...>;
     static_assert(!on_device || detail::cuda_build,
@@ -81,7 +94,8 @@ template <class... Args> auto force(const Args&... args) {
     return detail::with_backend<gpu, cpu>(
         kind,
         [&](auto& be) {
-          return std::apply([&](const auto&... r) { return detail::run_forest<unfused, on_device>(be, r...); }, roots);
+          return std::apply([&](const auto&... r) { return detail::run_forest<unfused, on_device>(be, into, r...); },
+                            roots);
         },
         args...);
   } else {

@@ -15,6 +15,7 @@
 #include "force.hpp"
 #include "genhist.hpp"
 #include "index.hpp"
+#include "into.hpp"
 #include "iota.hpp"
 #include "map.hpp"
 #include "ops.hpp"

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "../device_value.hpp"
+#include "../into.hpp"
 #include "../options.hpp"
 #include "expr.hpp"
 
@@ -26,12 +27,13 @@ template <class... Args> constexpr bool check_valid_roots() {
   static_assert(nroots > 0, "rune::force(e...): give at least one expression to force");
   static_assert(((is_option<Args> || is_expr<Args>) && ...),
                 "rune::force(e...): every argument must be a rune expression, a rune::array, or an option "
-                "(rune::unfused, rune::on_cpu, rune::on_gpu)");
+                "(rune::unfused, rune::on_cpu, rune::on_gpu, rune::on_device, rune::into(dest), a rune::cuda_executor)");
+  static_assert(into_count<Args...> <= 1, "rune::force(e...): give rune::into(dest) once; it names the result's one destination");
   static_assert(!(wants_cpu<Args...> && wants_gpu<Args...>), "rune::force(e...): choose one of rune::on_cpu and rune::on_gpu");
   static_assert(((std::is_same_v<Args, on_cpu_t> || std::is_same_v<Args, on_gpu_t> || std::is_same_v<Args, unfused_t> ||
-                  !is_option<Args>) && ...) || !wants_cpu<Args...>,
+                  is_into<Args> || !is_option<Args>) && ...) || !wants_cpu<Args...>,
                 "rune::force(e...): a cuda_executor runs on the GPU; it cannot be combined with rune::on_cpu");
-  return nroots > 0 && ((is_option<Args> || is_expr<Args>) && ...);
+  return nroots > 0 && ((is_option<Args> || is_expr<Args>) && ...) && into_count<Args...> <= 1;
 }
 
 // Whether force()/explain() may plan these arguments. An invalid_expr (a construct whose own

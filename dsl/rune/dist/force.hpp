@@ -121,6 +121,9 @@ auto force(const Args&... args) {
   static_assert(!detail::wants_on_device<Args...>,
                 "rune::force: rune::on_device is for forces of one process; a distributed force returns its scalars "
                 "on every rank's host");
+  static_assert(detail::into_count<Args...> == 0,
+                "rune::force: rune::into(dest) is for forces of one process; a distributed force returns new "
+                "rune::dist_arrays");
   if constexpr (detail::check_roots<Args...>() && detail::check_dist_roots<Args...>()) {
     auto roots = detail::roots_of(args...);
     auto options = std::tuple_cat(detail::option_or_nothing(args)...);

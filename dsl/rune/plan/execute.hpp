@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "captures.hpp"
 #include "eval.hpp"
 #include "forms.hpp"
+#include "into_dest.hpp"
 #include "results.hpp"
 #include "sinks.hpp"
 
@@ -99,7 +101,8 @@ template <int N> struct leaf_paths {
 
 // OnDevice: the force keeps its scalars in device memory (rune::on_device; the cuda backend
 // only): roots come back as rune::device_value, and passes read earlier scalars there.
-template <class Forest, class Plan, class Backend, bool OnDevice = false> class executor {
+// Into: the rune::into among the force's options (a pointer to it), or no_into.
+template <class Forest, class Plan, class Backend, bool OnDevice = false, class Into = no_into> class executor {
   using positions = typename Forest::positions;
   static constexpr auto& F = Forest::desc;
   static constexpr auto& P = Plan::value;
@@ -112,9 +115,14 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
   Backend& be_;
   // Destinations this force updates in place: marked failed if the force throws.
   std::vector<std::atomic<consumed>*> consumed_;
+  static constexpr bool has_into = !std::is_same_v<Into, no_into>;
+  Into into_;
+  // The root's result went to a new array, to be copied into the rune::into dest after the
+  // passes (Note [Results into a destination]).
+  bool copy_into_dest_ = false;
 
  public:
-  template <class... Roots> executor(Backend& be, const Roots&... roots) : be_(be) {
+  template <class... Roots> executor(Backend& be, Into into, const Roots&... roots) : be_(be), into_(into) {
     [&]<std::size_t... R>(std::index_sequence<R...>) {
       (collect_nodes<F.roots[R] + 1 - subtree_size<Roots>>(roots, ptrs_), ...);
     }(std::index_sequence_for<Roots...>{});
@@ -134,6 +142,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     try {
       stage_leaves();
       [&]<std::size_t... G>(std::index_sequence<G...>) { (run_group<G>(), ...); }(std::make_index_sequence<P.ngroups>{});
+      if constexpr (has_into) copy_into_dest();
     } catch (...) {
       for (auto* state : consumed_) state->store(consumed::failed);
       throw;
@@ -306,6 +315,42 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     return be_.template allocate<T>(n, kind);
   }
 
+  // The array node I's n elements are written to: the rune::into dest for the force's root
+  // where the force may write it (Note [Results into a destination]), else a new array.
+  template <int I, class T> array<T> output_for(index_t n, alloc_kind kind) {
+    if constexpr (has_into && P.canon[I] == P.canon[F.roots[0]]) {
+      const array<T>& dest = into_->dest;
+      check_into_length_and_place(dest, n, Backend::where, construct_name(F.nodes[I].kind));
+      if (writable_in_place(dest)) {
+        if (!read_by_force(dest)) return be_.resident(dest);  // on this force's device, kept until its work is done
+        copy_into_dest_ = true;
+      }
+    }
+    return allocate_for<I, T>(n, kind);
+  }
+
+  // Whether the force reads a's memory: an input array over it, or a callable's captured view.
+  template <class T> bool read_by_force(const array<T>& a) const {
+    const bool by_leaves = [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return (leaf_overlaps<static_cast<int>(J)>(a) || ...);
+    }(std::make_index_sequence<N>{});
+    return by_leaves || read_by_callables(a);
+  }
+  template <int J, class T> bool leaf_overlaps(const array<T>& a) const {
+    if constexpr (F.nodes[J].kind == node_kind::leaf) return overlaps(node<J>().a, a);
+    else return false;
+  }
+
+  // The root's result, computed into a new array because the force read dest, copied into dest.
+  void copy_into_dest() {
+    if (!copy_into_dest_) return;
+    auto& computed = result<F.roots[0]>();
+    using T = typename std::remove_cvref_t<decltype(computed)>::value_type;
+    const array<T>& dest = into_->dest;
+    be_.copy(array_access<T>::data(dest), computed.data(), computed.size());
+    computed = be_.resident(dest);
+  }
+
   // Marks a moved-in destination as updated by this force; a second force of it fails.
   void take_in_place(std::atomic<consumed>& state, const std::string& who) {
     consumed before = consumed::not_yet;
@@ -344,7 +389,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
     constexpr alloc_kind kind = kind_for(I);
     if constexpr (role == sink_role::materialize) {
       const index_t n = length<I>();
-      result<I>() = allocate_for<I, T>(n, kind);
+      result<I>() = output_for<I, T>(n, kind);
       return store_sink<T, decltype(structural_eval<G, I, Share>())>{structural_eval<G, I, Share>(),
                                                               array_access<T>::data(result<I>()), n};
     } else if constexpr (role == sink_role::reduce) {
@@ -432,7 +477,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false> class 
       else result<S>() = be_.run(form, kind_for(S));
     } else {
       auto fin = as<T>(in);
-      if constexpr (P.stored[S]) result<S>() = be_.template allocate<T>(n, kind_for(S));  // n checked above
+      if constexpr (P.stored[S]) result<S>() = output_for<S, T>(n, kind_for(S));
       if constexpr (g_may_share_f_leaves<G>()) {
         if (g_leaves_are_f_leaves<G>()) {
           count_shared_scan_loads();
