@@ -113,7 +113,9 @@ struct reduce_policy_sm90 {
 // H100 sweep against CUB's InclusiveSum, same process (bench/experiments/2026-11-23-h100-scan-few-
 // tiles.md): int64 at 2^16 0.96x - 0.97x -> 1.12x - 1.22x, double 0.95x - 1.00x -> 1.15x -
 // 1.30x, int8 0.99x - 1.07x -> 1.16x - 1.30x; at 2^18 and 2^20 1.06x - 1.38x. Short tiles up to
-// two waves of blocks were no faster at 2^22 (int64 0.0400 - 0.0411 against 0.0409 - 0.0414 ms).
+// two waves of blocks were no faster at 2^22 (int64 0.0400 - 0.0411 against 0.0409 - 0.0414 ms),
+// nor on the H200, taken where they fill two waves better than the long tiles do
+// (bench/experiments/2026-11-28-h200-results-into.md).
 template <bool FewTiles> struct basic_scan_policy_sm90 {
   static constexpr int block_threads = 128;
   static constexpr int blocks_per_sm = 16;  // the persistent grid's cap
