@@ -35,8 +35,9 @@ Converts the CSVs the benchmark programs write with --csv, recognised by their h
 Ops beyond the sweep's: segmented_scan (seg=), filter_by_hand (scan + scatter + last, dest=fresh
 or moved), parentheses (scan + min + last in one pass), map_reduce (maps=16 or 1), map with
 f=identity (a copy-like map), pipeline5 (a map into a scan, a histogram, a sum and a segmented
-scan, launch=forces or graph), hist_hdw / hist_cas / hist_xcg (bench_gpu_hist's classes,
-bins= and rf=). Latency rows (clock=host) are host time, not CUDA events.
+scan, launch=forces or graph, dest=into where rune::into writes the previous results),
+hist_hdw / hist_cas / hist_xcg (bench_gpu_hist's classes, bins= and rf=). Latency rows
+(clock=host) are host time, not CUDA events.
 
 --compare prints the rows of NEW whose ratio moved by more than --threshold (relative) from the
 row of OLD with the same op, type, n, parameters and peer, and the rows only one file has.
@@ -102,6 +103,9 @@ WORKLOADS = [
     (r"5 constructs n=(?P<n>\d+), (?P<launch>forces|graph launch) \+ sync",
      lambda m, hn: ("pipeline5", "i32", count(m["n"]),
                     params(clock="host", launch="forces" if m["launch"] == "forces" else "graph"))),
+    (r"5 constructs n=(?P<n>\d+), (?P<launch>forces|graph launch) into the previous results \+ sync",
+     lambda m, hn: ("pipeline5", "i32", count(m["n"]),
+                    params(clock="host", launch="forces" if m["launch"] == "forces" else "graph", dest="into"))),
     (r"(?P<cls>hdw|cas|xcg) H=(?P<bins>\d+) RF=(?P<rf>\d+) \[.*\]",
      lambda m, hn: ("hist_" + m["cls"], HIST_TYPES[m["cls"]], hn, params(bins=m["bins"], rf=m["rf"]))),
 ]

@@ -10,7 +10,9 @@
 //       sum kept on the device and a segmented scan), enqueue + synchronize: rune's forces as
 //       they are, the same forces captured once into a CUDA graph and the graph launched, and the
 //       same four CUB calls (InclusiveSum, HistogramEven, Sum, InclusiveSumByKey over transform
-//       iterators) as they are and captured into a graph and launched.
+//       iterators) as they are and captured into a graph and launched; rune's forces and graph
+//       again with the arrays written into those of an earlier enqueue (rune::into), as CUB's
+//       calls write buffers allocated once.
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -62,6 +64,20 @@ struct rune_pipeline {
     counts = rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, ys), rune::replicate(xs.size(), 1)), on);
     total = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(widen{}, ys)), on, rune::on_device);
     segmented = rune::force(rune::segmented_scan(rune::plus{}, 0, 1000, ys), on);
+  }
+  // The same forces written into the arrays of an earlier enqueue (rune::into), as CUB's calls
+  // write buffers allocated once: no output is allocated.
+  void enqueue_into(const rune::array<int>& xs, rune::cuda_executor on) {
+    const auto ys = rune::map(affine{}, xs);
+    scanned = rune::force(rune::scan(rune::plus{}, 0, ys), on, rune::into(std::move(scanned)));
+    counts = rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, ys), rune::replicate(xs.size(), 1)), on,
+                         rune::into(std::move(counts)));
+    total = rune::force(rune::reduce(rune::plus{}, 0LL, rune::map(widen{}, ys)), on, rune::on_device);
+    segmented = rune::force(rune::segmented_scan(rune::plus{}, 0, 1000, ys), on, rune::into(std::move(segmented)));
+  }
+  bool same_as(const rune_pipeline& o) const {
+    return total.get() == o.total.get() && scanned.to_vector() == o.scanned.to_vector() &&
+           counts.to_vector() == o.counts.to_vector() && segmented.to_vector() == o.segmented.to_vector();
   }
 };
 
@@ -232,12 +248,31 @@ int main(int argc, char** argv) {
           sync();
         },
         [] {});
-    const bool graph_ok = captured.total.get() == forced.total.get() &&
-                          captured.scanned.to_vector() == forced.scanned.to_vector() &&
-                          captured.counts.to_vector() == forced.counts.to_vector() &&
-                          captured.segmented.to_vector() == forced.segmented.to_vector();
+    const bool graph_ok = captured.same_as(forced);
     if (!graph_ok) std::printf("MISMATCH at n=%lld: rune's graph against its forces\n", n);
     ok = ok && graph_ok;
+    // The same into the arrays of an earlier enqueue, forced and captured.
+    rune_pipeline reused;
+    reused.enqueue(xs, on);
+    const double rune_forces_into = bench::median_host_us(
+        [&] {
+          reused.enqueue_into(xs, on);
+          sync();
+        },
+        [] {});
+    rune_pipeline captured_into;
+    captured_into.enqueue(xs, on);
+    sync();
+    const cudaGraphExec_t rune_graph_into = capture(s, "rune into", [&] { captured_into.enqueue_into(xs, on); });
+    const double rune_replay_into = bench::median_host_us(
+        [&] {
+          RUNE_CUDA_CHECK(cudaGraphLaunch(rune_graph_into, s));
+          sync();
+        },
+        [] {});
+    const bool into_ok = reused.same_as(forced) && captured_into.same_as(forced);
+    if (!into_ok) std::printf("MISMATCH at n=%lld: rune's forces into the previous results against its forces\n", n);
+    ok = ok && into_ok;
     cub_pipeline cub(n, xs.data(), s);
     cub.enqueue(xs.data(), s);  // once outside the graph
     sync();
@@ -269,7 +304,12 @@ int main(int argc, char** argv) {
     rows.push_back({"5 constructs " + size + ", forces + sync", "CUB's 4 calls in a graph, launch + sync", rune_forces, cub_replay});
     rows.push_back({"5 constructs " + size + ", graph launch + sync", "CUB's 4 calls in a graph, launch + sync", rune_replay,
                     cub_replay});
+    rows.push_back({"5 constructs " + size + ", forces into the previous results + sync", "CUB's 4 calls, enqueue + sync",
+                    rune_forces_into, cub_calls});
+    rows.push_back({"5 constructs " + size + ", graph launch into the previous results + sync",
+                    "CUB's 4 calls in a graph, launch + sync", rune_replay_into, cub_replay});
     RUNE_CUDA_CHECK(cudaGraphExecDestroy(rune_graph));
+    RUNE_CUDA_CHECK(cudaGraphExecDestroy(rune_graph_into));
     RUNE_CUDA_CHECK(cudaGraphExecDestroy(cub_graph));
   }
 

@@ -1,7 +1,7 @@
 #pragma once
-// rune::into(dest): a force option that writes the force's array result into dest's memory
-// instead of a new array: force(e, rune::into(std::move(dest))) or
-// force(e, rune::into(rune::view(ptr, n))).
+// rune::into(dest): a force option that writes the force's array result (a map, a scan, a
+// genhist of fresh bins, a chain ending in one) into dest's memory instead of a new array:
+// force(e, rune::into(std::move(dest))) or force(e, rune::into(rune::view(ptr, n))).
 #include <type_traits>
 
 #include "array.hpp"
@@ -26,7 +26,9 @@ namespace rune {
 // dest must have the result's length and live where the force runs (plan/into_dest.hpp says
 // so in words otherwise). A dest whose memory the force also reads (an input viewing it, or a
 // callable's captured view) is not written while it is read: the result goes to a new array
-// first and is then copied into dest, so that a scan or gather never reads what it wrote.
+// first and is then copied into dest, so that a scan or gather never reads what it wrote. So
+// do histograms of 1- and 2-byte bins, whose updates go through 32-bit words that may reach
+// past dest's ends.
 // Like every force's work, the writes are ordered on the force's stream; a kernel of another
 // stream still reading dest must be ordered before it by the caller, as for cub's outputs.
 template <class T> struct into_t {

@@ -1,8 +1,8 @@
 // rune::into(dest): a force's one array result written into dest's memory (Note [Results into
-// a destination]): maps, scans and fused chains against sequential loops at every test size,
-// struct elements under a non-commutative operator, views (aligned and not), a dest another
-// handle shares (left alone), a dest the force also reads (computed aside, then copied in),
-// and the errors: a length or a place that does not fit.
+// a destination]): maps, scans, fused chains and fresh histogram bins against sequential loops
+// at every test size, struct elements under a non-commutative operator, views (aligned and
+// not), a dest another handle shares (left alone), a dest the force also reads (computed aside,
+// then copied in), and the errors: a length or a place that does not fit.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -94,6 +94,42 @@ TEST_CASE_TEMPLATE("into: segmented and exclusive scans of non-commutative struc
     got = rune::force(rune::exclusive_scan(then_affine{}, affine_id, in), rune::into(std::move(got)), B{});
     CHECK(got.data() == storage);
     RUNE_CHECK_SAME(got.to_vector(), ex_want);
+  }
+}
+
+TEST_CASE_TEMPLATE("into: a genhist of fresh bins starts dest from ne, 4-byte bins in place and byte bins through a copy", B,
+                   RUNE_TEST_BACKENDS) {
+  for (index_t n : sizes) {
+    CAPTURE(n);
+    const index_t bins = 257;  // not a multiple of a word's bytes: byte bins end inside a word
+    const auto is = random_vector<std::int32_t>(n, -3, bins + 3);  // some outside the bins
+    std::vector<std::int32_t> want(static_cast<std::size_t>(bins), 0);
+    std::vector<std::uint8_t> want_bytes(static_cast<std::size_t>(bins), 0);
+    for (auto i : is)
+      if (i >= 0 && i < bins) {
+        ++want[static_cast<std::size_t>(i)];
+        want_bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(want_bytes[static_cast<std::size_t>(i)] + 1);
+      }
+    const auto in = resident_array<B>(is);
+    auto dest = stale_dest<B>(bins, std::int32_t{-7});
+    const std::int32_t* storage = dest.data();
+    rune::array<std::int32_t> got;
+    const auto c = counted([&] {
+      got = rune::force(rune::genhist(bins, rune::plus{}, 0, in, rune::replicate(n, 1)), rune::into(std::move(dest)), B{});
+    });
+    CHECK(got.data() == storage);
+    CHECK(c.output_bytes == 0);
+    RUNE_CHECK_SAME(got.to_vector(), want);
+    // Byte bins in the middle of a larger array: the words around them keep their bytes.
+    auto memory = stale_dest<B>(bins + 2, std::uint8_t{0xAB});
+    const auto counted_bytes =
+        rune::force(rune::genhist(bins, rune::plus{}, std::uint8_t{0}, in, rune::replicate(n, std::uint8_t{1})),
+                    rune::into(rune::view(memory.data() + 1, bins)), B{});
+    CHECK(counted_bytes.data() == memory.data() + 1);
+    const auto all = memory.to_vector();
+    CHECK(all.front() == 0xAB);
+    CHECK(all.back() == 0xAB);
+    RUNE_CHECK_SAME(std::vector<std::uint8_t>(all.begin() + 1, all.end() - 1), want_bytes);
   }
 }
 

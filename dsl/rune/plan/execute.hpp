@@ -317,16 +317,17 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
 
   // The array node I's n elements are written to: the rune::into dest for the force's root
   // where the force may write it (Note [Results into a destination]), else a new array.
-  template <int I, class T> array<T> output_for(index_t n, alloc_kind kind) {
+  template <int I, class T> array<T> output_for(index_t n, alloc_kind kind, const char* what = "elements") {
     if constexpr (has_into && P.canon[I] == P.canon[F.roots[0]]) {
       const array<T>& dest = into_->dest;
       check_into_length_and_place(dest, n, Backend::where, construct_name(F.nodes[I].kind));
       if (writable_in_place(dest)) {
-        if (!read_by_force(dest)) return be_.resident(dest);  // on this force's device, kept until its work is done
+        constexpr bool in_place_safe = writes_only_its_elements<T>(F.nodes[I].kind);
+        if (in_place_safe && !read_by_force(dest)) return be_.resident(dest);  // on this force's device, kept until its work is done
         copy_into_dest_ = true;
       }
     }
-    return allocate_for<I, T>(n, kind);
+    return allocate_for<I, T>(n, kind, what);
   }
 
   // Whether the force reads a's memory: an input array over it, or a callable's captured view.
@@ -404,7 +405,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
       if constexpr (node_traits<node_t<I>>::has_dest) {
         result<I>() = destination<G, I, child<I, 2>>();
       } else {
-        result<I>() = allocate_for<I, T>(h.bins, kind, "bins");
+        result<I>() = output_for<I, T>(h.bins, kind, "bins");
         be_.fill(array_access<T>::data(result<I>()), h.bins, h.ne);
       }
       auto ei = as<index_t>(make_eval<G, child<I, 0>, Share>());

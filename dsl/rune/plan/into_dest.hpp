@@ -30,7 +30,7 @@ template <class Forest, class Into> constexpr bool check_into() {
     constexpr bool one_root = Forest::nroots == 1;
     constexpr bool array_result = !F.nodes[root].scalar;
     constexpr bool computed = kind != node_kind::leaf;
-    constexpr bool own_dest = kind == node_kind::scatter || kind == node_kind::hist;
+    constexpr bool own_dest = node_traits<typename Forest::template node_at<root>>::has_dest;
     constexpr bool known_length = kind != node_kind::filter;
     constexpr bool same_type = std::is_same_v<result_type, typename into_element<Into>::type>;
     static_assert(one_root, "rune::into(dest): force one expression with rune::into; it writes that expression's array into dest");
@@ -39,8 +39,8 @@ template <class Forest, class Into> constexpr bool check_into() {
     static_assert(!one_root || computed,
                   "rune::into(dest): the expression is an array already, so the force computes nothing to write into dest");
     static_assert(!one_root || !own_dest,
-                  "rune::into(dest): rune::scatter and rune::genhist update a destination of their own: pass dest to "
-                  "them (std::move(dest) updates it in place)");
+                  "rune::into(dest): rune::scatter and rune::genhist(dest, ...) update a destination of their own: "
+                  "pass dest to them (std::move(dest) updates it in place)");
     static_assert(!one_root || known_length,
                   "rune::into(dest): a filter's length is known only once it has run; force it without rune::into");
     static_assert(!one_root || !array_result || same_type,
@@ -61,6 +61,11 @@ template <class T> void check_into_length_and_place(const array<T>& dest, index_
          (runs_at == location::device ? "GPU" : "CPU") + "; give a destination in " + memory_name(runs_at) +
          " (rune::to_device, rune::to_host) or force where dest is");
 }
+
+// Whether a pass writing node kind K's elements of T touches only those elements: a histogram
+// of 1- or 2-byte bins updates each through the aligned 32-bit word holding it, which may reach
+// past either end of a dest rune did not allocate (its own arrays are padded to 16 bytes).
+template <class T> constexpr bool writes_only_its_elements(node_kind k) { return k != node_kind::hist || sizeof(T) >= 4; }
 
 // Whether writing dest is invisible to every other handle: a view of the caller's memory (the
 // caller asked for it to be written) or an array that is the only owner of its memory.
