@@ -38,7 +38,8 @@ template <class T> struct into_t {
 // The destination of a force's one array result; see Note [Results into a destination].
 template <class T> into_t<T> into(array<T>&& dest) { return {static_cast<array<T>&&>(dest)}; }
 
-template <class T> into_t<T> into(array<T>& dest) {
+// An lvalue (const or not) is refused: the force would write memory the caller still reads.
+template <class T> into_t<T> into(const array<T>& dest) {
   static_assert(!std::is_same_v<T, T>,
                 "rune::into(dest): pass std::move(dest), so that the force may write dest's memory (the result "
                 "replaces dest, as a destination moved into rune::scatter does), or rune::into(rune::view(ptr, n)) "

@@ -62,7 +62,7 @@ template <class T> void check_into_length_and_place(const array<T>& dest, index_
          " (rune::to_device, rune::to_host) or force where dest is");
 }
 
-// Whether a pass writing node kind K's elements of T touches only those elements: a histogram
+// Whether a pass writing the T elements of a node of kind k touches only them: a histogram
 // of 1- or 2-byte bins updates each through the aligned 32-bit word holding it, which may reach
 // past either end of a dest rune did not allocate (its own arrays are padded to 16 bytes).
 template <class T> constexpr bool writes_only_its_elements(node_kind k) { return k != node_kind::hist || sizeof(T) >= 4; }
