@@ -6,7 +6,20 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../array.hpp"
+
 namespace rune::detail {
+
+// The bytes [lo, hi) an array's elements take (lo == hi for an empty one), and whether two
+// such blocks share a byte: how a force tells whether it reads memory it is about to write.
+struct byte_range {
+  std::uintptr_t lo = 0, hi = 0;
+};
+template <class T> byte_range bytes_of(const array<T>& a) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(a.data());
+  return {lo, lo + static_cast<std::uintptr_t>(a.size()) * sizeof(T)};
+}
+inline bool overlap(byte_range a, byte_range b) { return a.lo < a.hi && b.lo < b.hi && a.lo < b.hi && b.lo < a.hi; }
 
 // Note [Views of a consumed destination]
 // scatter(std::move(d), is, map(f, ...)) updates d in place (Note [Consuming destinations]).
@@ -28,11 +41,11 @@ template <class F> bool holds_address_in(const F& f, std::uintptr_t lo, std::uin
   return false;
 }
 
-template <class N> bool callables_hold_address_in(const N& n, std::uintptr_t lo, std::uintptr_t hi) {
+template <class N> bool callables_hold_address_in(const N& n, byte_range r) {
   bool held = false;
-  if constexpr (requires { n.f; }) held = held || holds_address_in(n.f, lo, hi);
-  if constexpr (requires { n.p; }) held = held || holds_address_in(n.p, lo, hi);
-  if constexpr (requires { n.op; }) held = held || holds_address_in(n.op, lo, hi);
+  if constexpr (requires { n.f; }) held = held || holds_address_in(n.f, r.lo, r.hi);
+  if constexpr (requires { n.p; }) held = held || holds_address_in(n.p, r.lo, r.hi);
+  if constexpr (requires { n.op; }) held = held || holds_address_in(n.op, r.lo, r.hi);
   return held;
 }
 }  // namespace rune::detail

@@ -332,13 +332,14 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
 
   // Whether the force reads a's memory: an input array over it, or a callable's captured view.
   template <class T> bool read_by_force(const array<T>& a) const {
+    const byte_range r = bytes_of(a);
     const bool by_leaves = [&]<std::size_t... J>(std::index_sequence<J...>) {
-      return (leaf_overlaps<static_cast<int>(J)>(a) || ...);
+      return (leaf_overlaps<static_cast<int>(J)>(r) || ...);
     }(std::make_index_sequence<N>{});
     return by_leaves || read_by_callables(a);
   }
-  template <int J, class T> bool leaf_overlaps(const array<T>& a) const {
-    if constexpr (F.nodes[J].kind == node_kind::leaf) return overlaps(node<J>().a, a);
+  template <int J> bool leaf_overlaps(byte_range r) const {
+    if constexpr (F.nodes[J].kind == node_kind::leaf) return overlap(bytes_of(node<J>().a), r);
     else return false;
   }
 
@@ -369,11 +370,10 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
   // view): a pass updating a in place would read it while writing it (Note [Views of a
   // consumed destination]).
   template <class T> bool read_by_callables(const array<T>& a) const {
-    const auto lo = reinterpret_cast<std::uintptr_t>(a.data());
-    const auto hi = lo + static_cast<std::uintptr_t>(a.size()) * sizeof(T);
-    if (a.size() == 0) return false;
+    const byte_range r = bytes_of(a);
+    if (r.lo == r.hi) return false;
     return [&]<std::size_t... J>(std::index_sequence<J...>) {
-      return (callables_hold_address_in(node<static_cast<int>(J)>(), lo, hi) || ...);
+      return (callables_hold_address_in(node<static_cast<int>(J)>(), r) || ...);
     }(std::make_index_sequence<N>{});
   }
 

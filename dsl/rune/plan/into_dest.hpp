@@ -2,7 +2,6 @@
 // What a force checks of a rune::into destination (Note [Results into a destination],
 // into.hpp): at compile time, that the force has one array result of dest's type; at run
 // time, that dest has the result's length and lives where the force runs.
-#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -71,13 +70,5 @@ template <class T> constexpr bool writes_only_its_elements(node_kind k) { return
 // caller asked for it to be written) or an array that is the only owner of its memory.
 template <class T> bool writable_in_place(const array<T>& dest) {
   return !array_access<T>::owner(dest) || array_access<T>::sole_owner(dest);
-}
-
-template <class T, class U> bool overlaps(const array<T>& a, const array<U>& b) {
-  if (a.size() == 0 || b.size() == 0) return false;
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data()), b0 = reinterpret_cast<std::uintptr_t>(b.data());
-  const auto a1 = a0 + static_cast<std::uintptr_t>(a.size()) * sizeof(T);
-  const auto b1 = b0 + static_cast<std::uintptr_t>(b.size()) * sizeof(U);
-  return a0 < b1 && b0 < a1;
 }
 }  // namespace rune::detail
