@@ -26,12 +26,30 @@ template <class Policy, class F> struct elementwise_agent {
   // Note [Thin grids]
   // When n leaves fewer tiles than the device holds blocks, tiles of `items` per thread
   // would leave SMs idle (k-means' assignment map over 10^5 points ran on 25 of 132 SMs, 4x
-  // slower than a one-thread-per-point kernel). The dispatch then launches one thread per
-  // element, and the blocks take single rows of block_threads.
+  // slower than a one-thread-per-point kernel). The dispatch then launches thin tiles: one
+  // run of vector_run consecutive elements a thread (16 bytes where the element allows, one
+  // element otherwise), the blocks stepping through them. One scalar load an element left a
+  // 2-byte map of 2^22 at 0.83x - 0.89x of thrust::transform; 16-byte runs took it to 1.24x -
+  // 1.30x (H200, bench/experiments/2026-11-28-h200-map-thin-runs.md).
+  static constexpr int thin_tile = threads * vector_run;
   __device__ void run_thin() const {
-    for (index_t i = index_t(blockIdx.x) * Policy::block_threads + threadIdx.x; i < n;
-         i += index_t(gridDim.x) * Policy::block_threads)
-      f.store(i, f.load(i));
+    for (index_t base = index_t(blockIdx.x) * thin_tile; base < n; base += index_t(gridDim.x) * thin_tile) {
+      if constexpr (vector_run > 1) {
+        if (base + thin_tile <= n && f.template runs_fit<vector_run>(base, base + thin_tile)) {
+          store_thin_run(run_start<threads, vector_run>(base, 0));
+          continue;
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < vector_run; ++u)
+        if (item(base, u) < n) f.store(item(base, u), f.load(item(base, u)));
+    }
+  }
+
+  __device__ void store_thin_run(index_t i) const {
+    loaded v[vector_run];
+    f.template load_run<vector_run>(i, v);
+    store_run<vector_run>(i, v);
   }
 
   __device__ void run() const {

@@ -19,9 +19,10 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
   const index_t tiles = (n + tile - 1) / tile;
   const index_t resident = resident_blocks<elementwise_kernel<Policy, F>>(Policy::block_threads, Policy::blocks_per_sm);
-  // Too few tiles to fill the device: a thread per element instead (Note [Thin grids]).
+  // Too few tiles to fill the device: thin tiles, a run a thread, instead (Note [Thin grids]).
   const bool thin = tiles < resident;
-  const index_t blocks = thin ? (n + Policy::block_threads - 1) / Policy::block_threads : tiles;
+  constexpr index_t thin_tile = elementwise_agent<Policy, F>::thin_tile;
+  const index_t blocks = thin ? (n + thin_tile - 1) / thin_tile : tiles;
   // Note [A block a tile]
   // Beyond the resident blocks' worth of tiles, each block takes one tile: with the grid held
   // at the resident blocks instead (each stepping through its tiles), maps of 2^26 and 2^28

@@ -4,7 +4,7 @@
 
 namespace rune::kernels {
 
-// thin: one element per thread per step (elementwise_agent.cuh, Note [Thin grids]).
+// thin: thin tiles, one run of consecutive elements a thread (elementwise_agent.cuh, Note [Thin grids]).
 template <class Policy, class F>
 __global__ void __launch_bounds__(Policy::block_threads) elementwise_kernel(index_t n, F f, bool thin) {
   const elementwise_agent<Policy, F> agent{f, n};
