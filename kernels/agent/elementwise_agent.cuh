@@ -1,5 +1,5 @@
 #pragma once
-// One block's share of an elementwise pass: tiles of block_threads x items_per_thread
+// One block's share of an elementwise pass: tiles of block_threads x items (elementwise_items)
 // indices, each thread taking items strided by the block (coalesced). The functor works in
 // two steps, `load(i)` then `store(i, loaded)`, and a full tile issues every load before any
 // store: stores may alias loads as far as the compiler knows, so interleaving them would
@@ -13,9 +13,17 @@
 
 namespace rune::kernels {
 
+// Items per thread of an elementwise pass of f: Policy::items_per_thread, or, where f loads
+// 16-byte runs, the fewest that hold one run and at least Policy::run_items_per_thread.
+template <class Policy, class F, class Loaded> constexpr int elementwise_items() {
+  constexpr int v = vector_run_length<F, Loaded, Policy::items_per_thread>();
+  if constexpr (v == 1) return Policy::items_per_thread;
+  else return v > Policy::run_items_per_thread ? v : Policy::run_items_per_thread;
+}
+
 template <class Policy, class F> struct elementwise_agent {
   using loaded = decltype(std::declval<const F&>().load(index_t{}));
-  static constexpr int items = Policy::items_per_thread;
+  static constexpr int items = elementwise_items<Policy, F, loaded>();
   static constexpr int threads = Policy::block_threads;
   static constexpr int tile = threads * items;
   // Elements per vector load in a full tile (Note [Striped runs]); 1: no runs.

@@ -181,8 +181,13 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   }
   // A full tile whose runs do not fit (a misaligned view) takes the last tile's path: element by
   // element in the runs' arrangement. A third path, the scalar stripes, made an int64 scan in
-  // runs spill 40 bytes instead of 12 (ptxas, sm_90).
-  template <bool Starts> __device__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
+  // runs spill 40 bytes instead of 12 (ptxas, sm_90). Forced inline: as a call of its own,
+  // with `full` a parameter, nvcc's front end turned the last step of every tile without a
+  // segment start (`exclusive ? before : running.v`) into a branch with some 110 register
+  // copies around it, and LSSP's 24-byte segmented scan-scatter spilled 1056 bytes instead of
+  // 768; inlined, LSSP went from 0.163 - 0.174 ms to 0.147 - 0.153 ms (H200,
+  // bench/experiments/2026-11-28-h200-lssp-scan-tile-inline.md).
+  template <bool Starts> __device__ __forceinline__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
     if constexpr (run_length > 1) {
       const index_t base = index_t(tile) * tile_items;
       if (full && f.template runs_fit<run_length>(base, base + tile_items) &&

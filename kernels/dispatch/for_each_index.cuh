@@ -16,7 +16,7 @@ namespace rune::kernels {
 
 template <class Policy = elementwise_policy_sm90, class F> void for_each_index(index_t n, const F& f, cudaStream_t stream) {
   if (n <= 0) return;
-  constexpr index_t tile = index_t(Policy::block_threads) * Policy::items_per_thread;
+  constexpr index_t tile = elementwise_agent<Policy, F>::tile;
   const index_t tiles = (n + tile - 1) / tile;
   const index_t resident = resident_blocks<elementwise_kernel<Policy, F>>(Policy::block_threads, Policy::blocks_per_sm);
   // Too few tiles to fill the device: thin tiles, a run a thread, instead (Note [Thin grids]).

@@ -13,6 +13,13 @@ namespace rune::kernels {
 struct elementwise_policy_sm90 {
   static constexpr int block_threads = 256;
   static constexpr int items_per_thread = 16;  // loads in flight per thread
+  // A pass that loads 16-byte runs takes the fewest items that hold one run and at least
+  // these: 16 one-byte items, 8 of anything wider (elementwise_items). Against 16 items, maps
+  // of 2^28 into one buffer (H200, thrust::transform / rune, three rounds): int16 1.13x ->
+  // 1.17x, int32 and float 0.98x -> 0.99x - 1.00x, 8-byte 0.95x -> 0.95x - 0.96x; 8 one-byte
+  // items (half a vector) took int8 from 1.78x to 1.55x
+  // (bench/experiments/2026-11-28-h200-map-thin-runs.md).
+  static constexpr int run_items_per_thread = 8;
   static constexpr int blocks_per_sm = 8;      // thin grids: at most SMs x this
 };
 
