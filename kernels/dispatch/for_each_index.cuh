@@ -1,6 +1,6 @@
 #pragma once
 // for_each_index(n, f, stream): f.store(i, f.load(i)) for every i in [0, n) on the device,
-// one launch of a block a tile, or a thread an element up to the blocks the device holds
+// one launch of a block a tile, or of thin tiles (a run a thread) up to the blocks the device holds
 // (see elementwise_agent.cuh).
 // fill(out, n, x, stream): out[i] = x, by the same kernel.
 #include <algorithm>

@@ -176,8 +176,9 @@ TEST_CASE_TEMPLATE("map: int8, int16, float and double at tile edges, aligned an
 
 // Inputs with fewer tiles than the device holds blocks run on a thin grid, a run of consecutive
 // elements (one where a leaf is misaligned) a thread, up to the blocks the device holds, each
-// block stepping through the grid (elementwise_agent.cuh, Note [Thin grids]). The sizes leave one to sixteen elements per thread on a 132-SM device
-// (270336 resident threads), either side of a whole number of steps; the last two leave more
+// block stepping through the grid (elementwise_agent.cuh, Note [Thin grids]). The sizes leave
+// one to sixteen elements per thread on a 132-SM device (270336 resident threads), either side
+// of a whole number of steps; the last two leave more
 // tiles than the device holds blocks, one tile a block (for_each_index.cuh, Note [A block a
 // tile]).
 TEST_CASE_TEMPLATE("map: thin grids, one to sixteen elements per thread, and a block a tile beyond", B,
