@@ -44,20 +44,12 @@ template <class Policy, class F> struct elementwise_agent {
     for (index_t base = index_t(blockIdx.x) * thin_tile; base < n; base += index_t(gridDim.x) * thin_tile) {
       if constexpr (vector_run > 1) {
         if (base + thin_tile <= n && f.template runs_fit<vector_run>(base, base + thin_tile)) {
-          store_thin_run(run_start<threads, vector_run>(base, 0));
+          store_tile_runs<vector_run, 1>(base);
           continue;
         }
       }
-#pragma unroll
-      for (int u = 0; u < vector_run; ++u)
-        if (item(base, u) < n) f.store(item(base, u), f.load(item(base, u)));
+      store_partial_tile<vector_run>(base);
     }
-  }
-
-  __device__ void store_thin_run(index_t i) const {
-    loaded v[vector_run];
-    f.template load_run<vector_run>(i, v);
-    store_run<vector_run>(i, v);
   }
 
   __device__ void run() const {
@@ -87,15 +79,17 @@ template <class Policy, class F> struct elementwise_agent {
     for (int k = 0; k < items; ++k) f.store(item(base, k), v[k]);
   }
 
-  __device__ void store_partial_tile(index_t base) const {
+  // The first `count` items of each thread in the tile at `base` (a thin tile: vector_run),
+  // each checked against n.
+  template <int count = items> __device__ void store_partial_tile(index_t base) const {
 #pragma unroll
-    for (int k = 0; k < items; ++k)
+    for (int k = 0; k < count; ++k)
       if (item(base, k) < n) f.store(item(base, k), f.load(item(base, k)));
   }
 
-  // A full tile where f.runs_fit<run_size>, in runs of run_size (Note [Striped runs]).
-  template <int run_size> __device__ void store_tile_runs(index_t base) const {
-    constexpr int runs = items / run_size;
+  // A full tile where f.runs_fit<run_size>, in runs of run_size (Note [Striped runs]); a thin
+  // tile is one run a thread.
+  template <int run_size, int runs = items / run_size> __device__ void store_tile_runs(index_t base) const {
     loaded v[runs][run_size];
 #pragma unroll
     for (int j = 0; j < runs; ++j) f.template load_run<run_size>(run_start<threads, run_size>(base, j), v[j]);
