@@ -165,6 +165,31 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
   }
 }
 
+// One compare-and-swap attempt of cas_update: false when another update changed the bin (or,
+// for a 1- or 2-byte value, its word) between the read and the swap, so that nothing was
+// written; true when the update is applied or is a no-op. 4- and 8-byte values and 1- and
+// 2-byte ones (hist_overflow.cuh, Note [Copies for contended bins]).
+template <class Op, class T> __device__ bool cas_try_once(const Op& op, T* bin, T v) {
+  static_assert(sizeof(T) <= 8, "cas_try_once: values of at most 8 bytes");
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using W = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+    W* p = reinterpret_cast<W*>(bin);
+    const W assumed = *reinterpret_cast<volatile W*>(p);
+    const W fresh = bits_of<W>(op(value_of_bits<T>(assumed), v));
+    return fresh == assumed || atomicCAS(p, assumed, fresh) == assumed;
+  } else {
+    const auto addr = reinterpret_cast<std::uintptr_t>(bin);
+    unsigned* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
+    const unsigned shift = static_cast<unsigned>(addr & 3u) * 8u;
+    const unsigned mask = (sizeof(T) == 1 ? 0xFFu : 0xFFFFu) << shift;
+    const unsigned assumed = *reinterpret_cast<volatile unsigned*>(word);
+    const T cur = value_of_bits<T>(static_cast<std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>>(
+        (assumed & mask) >> shift));
+    const unsigned fresh = (bits_of<unsigned>(op(cur, v)) << shift) & mask;
+    return fresh == (assumed & mask) || atomicCAS(word, assumed, (assumed & ~mask) | fresh) == assumed;
+  }
+}
+
 // Reads and writes of a locked bin go through L2 (volatile): L1 is not coherent across SMs,
 // so a plain load could see the value from before another SM's critical section.
 template <class T> __device__ T coherent_load(const T* p) {

@@ -64,6 +64,7 @@ struct hist_launch_plan {
   hist_pass_kind kernel = hist_pass_kind::direct;
   bool batched_cas = false;          // kernel == batched_cas (cas_batch.cuh)
   hist_list<hist_layout> layouts;  // the pass kernel's, per histogram; lo and len set per pass
+  hist_list<int> collision_copies;  // plain: per histogram, the copies its colliding updates may take (Note [Copies for contended bins])
 };
 
 // Whether a shared CAS pass of 4-byte values batches a tile's updates (Note [Batched

@@ -200,7 +200,44 @@ template <class Policy, class Body> void launch_passes(index_t n, const Body& bo
 }
 }  // namespace detail_hist
 
-template <class Body> hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t stream) {
+namespace detail_hist {
+// Copies of `nbins` values of V for the colliding updates of the plain route (Note [Copies for
+// contended bins]): as many as hist_overflow_policy allows, none below two; their chunks'
+// states zeroed, their values filled only where an update claims a chunk.
+template <class V> hist_overflow overflow_for(index_t nbins, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
+  using P = hist_overflow_policy;
+  if (nbins <= 0) return {};
+  const index_t chunks = (nbins + P::chunk_bins - 1) / P::chunk_bins;
+  const index_t stride = chunks * P::chunk_bins;
+  const std::size_t copy_bytes = static_cast<std::size_t>(stride) * sizeof(V);
+  const index_t M = std::min<index_t>(P::copies, static_cast<index_t>(P::budget_bytes / copy_bytes));
+  if (M < 2) return {};
+  auto copies = device_allocate(copy_bytes * static_cast<std::size_t>(M), stream);
+  keep.push_back(copies);
+  auto* states = reinterpret_cast<unsigned*>(zeroed_locks(M * chunks, stream, keep));
+  return {copies.get(), states, stride, chunks, static_cast<int>(M)};
+}
+
+// Folds the ready chunks of each histogram's copies into its bins, after the pass.
+template <class Body, int K> void fold_overflows(const Body& body, const hist_overflow (&overflow)[K], cudaStream_t stream) {
+  using P = hist_overflow_policy;
+  for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
+    constexpr int h = decltype(hc)::value;
+    const hist_overflow& o = overflow[h];
+    if (o.M == 0) return;
+    const auto t = body.template target<h>();
+    const index_t blocks = std::min<index_t>(o.chunks, index_t(current_device_properties().sm_count) * 8);
+    hist_overflow_fold_kernel<<<static_cast<int>(blocks), P::fold_threads, 0, stream>>>(t, o);
+    RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_overflow_fold_kernel");
+  });
+}
+}  // namespace detail_hist
+
+// One pass of one global atomic per update. With copies_for_collisions (the model's plain
+// route, not the baseline asked for by hist_override::memory::plain), compare-and-swap
+// histograms move their colliding updates into copies (Note [Copies for contended bins]).
+template <class Body>
+hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t stream, bool copies_for_collisions = false) {
   constexpr int K = Body::histograms;
   hist_launch_plan p;
   p.plain = true;
@@ -208,13 +245,17 @@ template <class Body> hist_launch_plan histogram_plain(index_t n, const Body& bo
   if (n <= 0) return p;
   detail_hist::check_bin_alignment(body);
   std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the pass
-  hist_plain_pass<Body> pass{body, {}};
+  hist_plain_pass<Body> pass{body, {}, {}};
   detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
-    pass.locks[h] = detail_hist::locked<Body, h>() ? detail_hist::zeroed_locks(body.template target<h>().nbins, stream, keep)
-                                                  : nullptr;
+    const index_t nbins = body.template target<h>().nbins;
+    pass.locks[h] = detail_hist::locked<Body, h>() ? detail_hist::zeroed_locks(nbins, stream, keep) : nullptr;
+    if constexpr (hist_divertible<Body, h>())
+      if (copies_for_collisions) pass.overflow[h] = detail_hist::overflow_for<hist_value_t<Body, h>>(nbins, stream, keep);
+    p.collision_copies.push_back(pass.overflow[h].M);
   });
   for_each_index(n, pass, stream);
+  detail_hist::fold_overflows(body, pass.overflow, stream);
   return p;
 }
 
@@ -241,7 +282,7 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
     return p;
   };
   if (plain_asked) {
-    hist_launch_plan plain = histogram_plain(n, body, stream);
+    hist_launch_plan plain = histogram_plain(n, body, stream);  // the baseline: no copies
     plain.histograms.assign(decided.begin(), decided.end());
     return report(plain);
   }
@@ -274,7 +315,7 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
   const hist_launch_plan p = plan_hist_launch(n, hist_list<hist_decision>(decided.begin(), decided.end()), shapes,
                                               detail_hist::limits_of<Policy, Body>(props), occupancy);
   if (p.plain) {
-    hist_launch_plan plain = histogram_plain(n, body, stream);
+    hist_launch_plan plain = histogram_plain(n, body, stream, true);
     plain.histograms = p.histograms;
     return report(plain);
   }

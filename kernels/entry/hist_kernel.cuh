@@ -2,6 +2,7 @@
 // __global__ shells of the histogram kernels: build the agent and run it (kernels/README.md, "Layers").
 #include "../agent/hist_agent.cuh"
 #include "../agent/hist_combine_agent.cuh"
+#include "../agent/hist_overflow.cuh"
 #include "../agent/hist_partition_agent.cuh"
 #include "../agent/hist_partition_pass_agent.cuh"
 #include "../agent/hist_sample_agent.cuh"
@@ -17,6 +18,13 @@ __global__ void __launch_bounds__(Policy::block_threads,
                                                             : Policy::min_blocks_for(hist_body_weight<Body>())))
     hist_pass_kernel(index_t n, Body body, hist_pass_params<Body::histograms> p) {
   hist_agent<Policy, Body, Kind>{body, p, n}.run();
+}
+
+// The copies of a plain compare-and-swap pass folded into the bins (Note [Copies for contended bins]).
+template <class Op, class V>
+__global__ void __launch_bounds__(hist_overflow_policy::fold_threads)
+    hist_overflow_fold_kernel(hist_target<Op, V> t, hist_overflow o) {
+  fold_overflow(t, o);
 }
 
 template <class Policy, class Op, class T>

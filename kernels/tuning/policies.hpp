@@ -3,6 +3,7 @@
 // policy is a template parameter of each dispatch, so benchmarks can swap it.
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "bytes_loaded.hpp"
@@ -212,6 +213,18 @@ using scan_policy_sm90 = basic_scan_policy_sm90<false>;
 }  // namespace rune::kernels
 
 namespace rune::kernels {
+// Copies for the colliding updates of a compare-and-swap histogram on the plain route
+// (agent/hist_overflow.cuh, Note [Copies for contended bins]): at most `copies`, and at most
+// budget_bytes of them (fewer copies for wide histograms, none below two); claimed and filled
+// chunk_bins bins at a time.
+struct hist_overflow_policy {
+  static constexpr int copies = 64;
+  static constexpr std::size_t budget_bytes = std::size_t{64} << 20;
+  static constexpr std::int64_t chunk_bins = 256;
+  static constexpr int attempts = 2;  // collisions in a row on the bin before an update moves
+  static constexpr int fold_threads = 256;
+};
+
 // Generalized histograms (histomap). The M/S model (tuning/hist_model.hpp) assumes blocks of
 // B threads with up to the opt-in shared memory each; block_threads is that B.
 //
