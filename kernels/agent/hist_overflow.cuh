@@ -13,15 +13,17 @@
 // gathers its own evidence, one update at a time:
 //   - an update tries compare-and-swaps on its bin; when another update changed the word
 //     between its read and its swap `attempts` times in a row, it goes to copy (warp mod M)
-//     instead, M up to hist_overflow_policy::copies (a single collision is common on a busy
+//     instead, M up to hist_overflow_policy::copies (single collisions are common on a busy
 //     image with no hot bin, and each first use of a chunk costs a fill);
-//   - copies start untouched, chunk by chunk (chunk_bins bins): the first update that reaches
-//     an untouched chunk of a copy claims it (state 0 -> 1), fills it with ne, and marks it
-//     ready (-> 2) after a fence; an update that finds the chunk being filled goes back to
-//     its bin, so nothing waits;
-//   - after the pass, a block per chunk folds the ready chunks of every copy into the bins.
-// An update that never collides touches no copy, and the fold then only reads the states. op
-// is associative and commutative (genhist's contract), so where an update lands does not
+//   - copies start unfilled, chunk by chunk (chunk_bins bins): the first update that reaches
+//     an untouched chunk of a copy claims it (state 0 -> 1), appends it to the claimed list,
+//     fills it with ne, and marks it ready (-> 2) after a fence; an update that finds the
+//     chunk being filled goes back to its bin, so nothing waits;
+//   - after the pass, the fold adds the claimed chunks into the bins and sets their states
+//     and list entries back to 0, and its last block empties the list: the words are kept per
+//     stream, zeroed once (dispatch/hist_overflow_claims.hpp), so a force with no collision
+//     costs no clearing and a fold that reads one word.
+// op is associative and commutative (genhist's contract), so where an update lands does not
 // change the result. 16-byte values (one 128-bit CAS or a lock) and XCG bins keep one copy.
 #include <cstdint>
 
@@ -29,14 +31,16 @@
 
 #include "../tuning/policies.hpp"
 #include "atomic_update.cuh"
+#include "hist_body.cuh"
 #include "hist_layout.cuh"
 
 namespace rune::kernels {
 
 // The copies of one histogram's bins; M = 0: none (every update in place).
 struct hist_overflow {
-  void* copies = nullptr;      // M copies of `stride` values each
-  unsigned* states = nullptr;  // M x chunks, zeroed: 0 untouched, 1 being filled, 2 ready
+  void* copies = nullptr;      // M copies of `stride` values each, unfilled
+  unsigned* states = nullptr;  // M x chunks: 0 untouched, 1 being filled, 2 ready; 0 again after the fold
+  unsigned* claimed = nullptr; // [0] the chunks claimed, [1] fold blocks done, then the claimed state indices
   index_t stride = 0;          // the bins rounded up to whole chunks
   index_t chunks = 0;
   int M = 0;
@@ -57,15 +61,17 @@ template <class V> __device__ void fill_chunk(V* chunk, V ne) {
   for (index_t w = 0; w < index_t(hist_overflow_chunk_bins * sizeof(V) / 16); ++w) out[w] = pattern;
 }
 
-// Whether copy chunk `state` may take updates now, claiming and filling it with ne if it is
-// untouched.
-template <class V> __device__ bool ready_chunk(unsigned* state, V* chunk, V ne) {
+// Whether copy chunk s (of M x chunks) may take updates now, claiming it, listing it for the
+// fold and filling it with ne if it is untouched.
+template <class V> __device__ bool ready_chunk(const hist_overflow& o, index_t s, V* chunk, V ne) {
+  unsigned* state = o.states + s;
   const unsigned seen = *reinterpret_cast<volatile unsigned*>(state);
   if (seen == 2u) {
     __threadfence();  // the filler's values before this update's reads of them
     return true;
   }
   if (seen != 0u || atomicCAS(state, 0u, 1u) != 0u) return false;
+  o.claimed[2 + atomicAdd(o.claimed, 1u)] = static_cast<unsigned>(s);  // at most M x chunks claims
   fill_chunk(chunk, ne);
   __threadfence();  // the values before the state that publishes them
   atomicExch(state, 2u);
@@ -81,7 +87,7 @@ __device__ void divert_update(const Op& op, V ne, V* bins, index_t j, V v, const
   const index_t c = index_t(warp % static_cast<unsigned>(o.M));
   const index_t chunk = j / hist_overflow_chunk_bins;
   V* copy = static_cast<V*>(o.copies) + c * o.stride;
-  if (ready_chunk(o.states + c * o.chunks + chunk, copy + chunk * hist_overflow_chunk_bins, ne)) cas_update(op, copy + j, v);
+  if (ready_chunk(o, c * o.chunks + chunk, copy + chunk * hist_overflow_chunk_bins, ne)) cas_update(op, copy + j, v);
   else cas_update(op, bins + j, v);
 }
 
@@ -95,27 +101,35 @@ __device__ void cas_update_or_divert(const Op& op, V ne, V* bins, index_t j, V v
   divert_update(op, ne, bins, j, v, o);
 }
 
-// After the pass: bins = op(bins, every ready chunk of every copy), a block per chunk. The
-// block reads the M states of its chunk at once (a thread each) into a mask: read one after
-// the other, 64 dependent loads a chunk made the fold of an image with no hot bin take 0.1 ms.
-// Each thread folds the same bins of every ready copy, so no two threads write one value.
+// After the pass: bins = op(bins, every claimed chunk), a block per claimed chunk, each chunk's
+// state and list entry set back to 0; the last block to finish zeroes the count, so every claim
+// word is 0 again, whatever the layout of the next force's words (a stale list entry would read
+// as another histogram's state or count there). Copies of one chunk fold into the same
+// bins from different blocks, so each bin takes its values by compare-and-swap; a value still
+// ne changes nothing and is skipped.
 template <class Op, class V> __device__ void fold_overflow(const hist_target<Op, V>& t, const hist_overflow& o) {
-  static_assert(hist_overflow_policy::copies <= 64 && hist_overflow_policy::fold_threads >= hist_overflow_policy::copies,
-                "one thread a copy reads the states into a 64-bit mask");
-  __shared__ unsigned long long ready;
-  for (index_t chunk = blockIdx.x; chunk < o.chunks; chunk += gridDim.x) {
-    if (threadIdx.x == 0) ready = 0;
-    __syncthreads();
-    if (threadIdx.x < unsigned(o.M) && o.states[index_t(threadIdx.x) * o.chunks + chunk] == 2u)
-      atomicOr(&ready, 1ull << threadIdx.x);
-    __syncthreads();
-    const unsigned long long copies = ready;
-    __syncthreads();  // every thread has the mask before the next chunk clears it
-    const index_t first = chunk * hist_overflow_chunk_bins;
+  const unsigned claims = *reinterpret_cast<volatile unsigned*>(o.claimed);
+  for (unsigned e = blockIdx.x; e < claims; e += gridDim.x) {
+    const index_t s = o.claimed[2 + e];
+    const index_t first = s % o.chunks * hist_overflow_chunk_bins;
     const index_t end = t.nbins - first < hist_overflow_chunk_bins ? t.nbins : first + hist_overflow_chunk_bins;
-    for (unsigned long long left = copies; left != 0; left &= left - 1) {
-      const V* copy = static_cast<const V*>(o.copies) + index_t(__ffsll(static_cast<long long>(left)) - 1) * o.stride;
-      for (index_t j = first + threadIdx.x; j < end; j += blockDim.x) t.bins[j] = t.op(t.bins[j], copy[j]);
+    const V* copy = static_cast<const V*>(o.copies) + s / o.chunks * o.stride;
+    for (index_t j = first + threadIdx.x; j < end; j += blockDim.x) {
+      const V v = copy[j];
+      if (!same_bits(v, t.ne)) cas_update(t.op, t.bins + j, v);
+    }
+    __syncthreads();  // every thread has read entry e
+    if (threadIdx.x == 0) {
+      o.states[s] = 0u;
+      o.claimed[2 + e] = 0u;
+    }
+  }
+  __syncthreads();  // every thread of the block has read the count
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(o.claimed + 1, 1u) == gridDim.x - 1) {  // the last block: every other has read the count
+      o.claimed[0] = 0u;
+      o.claimed[1] = 0u;
     }
   }
 }

@@ -37,6 +37,7 @@
 #include "../tuning/policies.hpp"
 #include "for_each_index.cuh"
 #include "hist_buffers.hpp"
+#include "hist_overflow_claims.hpp"
 #include "hist_inspector.cuh"
 #include "hist_launch_plan.hpp"
 #include "histogram_partitioned.cuh"
@@ -201,10 +202,11 @@ template <class Policy, class Body> void launch_passes(index_t n, const Body& bo
 }  // namespace detail_hist
 
 namespace detail_hist {
-// Copies of `nbins` values of V for the colliding updates of the plain route (Note [Copies for
-// contended bins]): as many as hist_overflow_policy allows, none below two; their chunks'
-// states zeroed, their values filled only where an update claims a chunk.
-template <class V> hist_overflow overflow_for(index_t nbins, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
+// The copies of `nbins` values of V for the colliding updates of the plain route (Note [Copies
+// for contended bins]): as many as hist_overflow_policy allows, none below two; their values
+// filled only where an update claims a chunk. No memory yet: claim_words and
+// place_overflow follow.
+template <class V> hist_overflow overflow_shape(index_t nbins) {
   using P = hist_overflow_policy;
   if (nbins <= 0) return {};
   const index_t chunks = (nbins + P::chunk_bins - 1) / P::chunk_bins;
@@ -212,13 +214,24 @@ template <class V> hist_overflow overflow_for(index_t nbins, cudaStream_t stream
   const std::size_t copy_bytes = static_cast<std::size_t>(stride) * sizeof(V);
   const index_t M = std::min<index_t>(P::copies, static_cast<index_t>(P::budget_bytes / copy_bytes));
   if (M < 2) return {};
-  auto copies = device_allocate(copy_bytes * static_cast<std::size_t>(M), stream);
-  keep.push_back(copies);
-  auto* states = reinterpret_cast<unsigned*>(zeroed_locks(M * chunks, stream, keep));
-  return {copies.get(), states, stride, chunks, static_cast<int>(M)};
+  return {nullptr, nullptr, nullptr, stride, chunks, static_cast<int>(M)};
 }
 
-// Folds the ready chunks of each histogram's copies into its bins, after the pass.
+// The claim words of one histogram's copies: the list's two counters, the list, the states.
+inline std::size_t claim_words(const hist_overflow& o) { return o.M == 0 ? 0 : 2 + 2 * std::size_t(o.M) * std::size_t(o.chunks); }
+
+// o's copies allocated (unfilled, freed after the pass) and its claim words placed at `words`.
+template <class V>
+void place_overflow(hist_overflow& o, unsigned* words, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
+  if (o.M == 0) return;
+  auto copies = device_allocate(static_cast<std::size_t>(o.stride) * sizeof(V) * static_cast<std::size_t>(o.M), stream);
+  keep.push_back(copies);
+  o.copies = copies.get();
+  o.claimed = words;
+  o.states = words + 2 + std::size_t(o.M) * std::size_t(o.chunks);
+}
+
+// Folds the claimed chunks of each histogram's copies into its bins, after the pass.
 template <class Body, int K> void fold_overflows(const Body& body, const hist_overflow (&overflow)[K], cudaStream_t stream) {
   using P = hist_overflow_policy;
   for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
@@ -226,8 +239,8 @@ template <class Body, int K> void fold_overflows(const Body& body, const hist_ov
     const hist_overflow& o = overflow[h];
     if (o.M == 0) return;
     const auto t = body.template target<h>();
-    const index_t blocks = std::min<index_t>(o.chunks, index_t(current_device_properties().sm_count) * 8);
-    hist_overflow_fold_kernel<<<static_cast<int>(blocks), P::fold_threads, 0, stream>>>(t, o);
+    const int blocks = current_device_properties().sm_count * P::fold_blocks_per_sm;
+    hist_overflow_fold_kernel<<<blocks, P::fold_threads, 0, stream>>>(t, o);
     RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_overflow_fold_kernel");
   });
 }
@@ -235,7 +248,8 @@ template <class Body, int K> void fold_overflows(const Body& body, const hist_ov
 
 // One pass of one global atomic per update. With copies_for_collisions (the model's plain
 // route, not the baseline asked for by hist_override::memory::plain), compare-and-swap
-// histograms move their colliding updates into copies (Note [Copies for contended bins]).
+// histograms move their colliding updates into copies (Note [Copies for contended bins]),
+// claimed through words kept per stream (Note [Claims that clean up after themselves]).
 template <class Body>
 hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t stream, bool copies_for_collisions = false) {
   constexpr int K = Body::histograms;
@@ -246,13 +260,26 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
   detail_hist::check_bin_alignment(body);
   std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the pass
   hist_plain_pass<Body> pass{body, {}, {}};
+  std::size_t words = 0;
   detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
     const index_t nbins = body.template target<h>().nbins;
     pass.locks[h] = detail_hist::locked<Body, h>() ? detail_hist::zeroed_locks(nbins, stream, keep) : nullptr;
     if constexpr (hist_divertible<Body, h>())
-      if (copies_for_collisions) pass.overflow[h] = detail_hist::overflow_for<hist_value_t<Body, h>>(nbins, stream, keep);
+      if (copies_for_collisions) pass.overflow[h] = detail_hist::overflow_shape<hist_value_t<Body, h>>(nbins);
+    words += detail_hist::claim_words(pass.overflow[h]);
     p.collision_copies.push_back(pass.overflow[h].M);
+  });
+  if (words == 0) {
+    for_each_index(n, pass, stream);
+    return p;
+  }
+  detail_hist::held_claims claims = detail_hist::hist_claims_pool::instance().lease(stream, words, keep);
+  unsigned* next = claims.words;
+  detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
+    constexpr int h = decltype(hc)::value;
+    detail_hist::place_overflow<hist_value_t<Body, h>>(pass.overflow[h], next, stream, keep);
+    next += detail_hist::claim_words(pass.overflow[h]);
   });
   for_each_index(n, pass, stream);
   detail_hist::fold_overflows(body, pass.overflow, stream);
