@@ -31,6 +31,7 @@
 
 #include "../tuning/policies.hpp"
 #include "atomic_update.cuh"
+#include "grid_dependency.cuh"
 #include "hist_body.cuh"
 #include "hist_layout.cuh"
 

@@ -239,9 +239,19 @@ template <class Body, int K> void fold_overflows(const Body& body, const hist_ov
     const hist_overflow& o = overflow[h];
     if (o.M == 0) return;
     const auto t = body.template target<h>();
-    const int blocks = current_device_properties().sm_count * P::fold_blocks_per_sm;
-    hist_overflow_fold_kernel<<<blocks, P::fold_threads, 0, stream>>>(t, o);
-    RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_overflow_fold_kernel");
+    const device_properties& props = current_device_properties();
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(props.sm_count * P::fold_blocks_per_sm));
+    config.blockDim = dim3(P::fold_threads);
+    config.stream = stream;
+    cudaLaunchAttribute early[1];
+    early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early[0].val.programmaticStreamSerializationAllowed = 1;
+    if (props.cc_major >= 9) {  // Note [The fold launched early]
+      config.attrs = early;
+      config.numAttrs = 1;
+    }
+    RUNE_CUDA_CHECK(cudaLaunchKernelEx(&config, hist_overflow_fold_kernel<decltype(t.op), hist_value_t<Body, h>>, t, o));
   });
 }
 }  // namespace detail_hist

@@ -24,6 +24,7 @@ __global__ void __launch_bounds__(Policy::block_threads,
 template <class Op, class V>
 __global__ void __launch_bounds__(hist_overflow_policy::fold_threads)
     hist_overflow_fold_kernel(hist_target<Op, V> t, hist_overflow o) {
+  wait_for_prior_grids();
   fold_overflow(t, o);
 }
 
