@@ -220,13 +220,16 @@ template <class V> hist_overflow overflow_shape(index_t nbins) {
 // The claim words of one histogram's copies: the list's two counters, the list, the states.
 inline std::size_t claim_words(const hist_overflow& o) { return o.M == 0 ? 0 : 2 + 2 * std::size_t(o.M) * std::size_t(o.chunks); }
 
-// o's copies allocated (unfilled, freed after the pass) and its claim words placed at `words`.
-template <class V>
-void place_overflow(hist_overflow& o, unsigned* words, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
+// The bytes of one histogram's copies of V, rounded up to 256 so the next histogram's start
+// aligned (chunks are filled in 16-byte stores).
+template <class V> std::size_t copy_bytes(const hist_overflow& o) {
+  return (static_cast<std::size_t>(o.stride) * sizeof(V) * static_cast<std::size_t>(o.M) + 255) / 256 * 256;
+}
+
+// o's claim words placed at `words` and its copies at `copies`.
+inline void place_overflow(hist_overflow& o, unsigned* words, void* copies) {
   if (o.M == 0) return;
-  auto copies = device_allocate(static_cast<std::size_t>(o.stride) * sizeof(V) * static_cast<std::size_t>(o.M), stream);
-  keep.push_back(copies);
-  o.copies = copies.get();
+  o.copies = copies;
   o.claimed = words;
   o.states = words + 2 + std::size_t(o.M) * std::size_t(o.chunks);
 }
@@ -270,7 +273,7 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
   detail_hist::check_bin_alignment(body);
   std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the pass
   hist_plain_pass<Body> pass{body, {}, {}};
-  std::size_t words = 0;
+  std::size_t words = 0, bytes = 0;
   detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
     const index_t nbins = body.template target<h>().nbins;
@@ -278,18 +281,21 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
     if constexpr (hist_divertible<Body, h>())
       if (copies_for_collisions) pass.overflow[h] = detail_hist::overflow_shape<hist_value_t<Body, h>>(nbins);
     words += detail_hist::claim_words(pass.overflow[h]);
+    bytes += detail_hist::copy_bytes<hist_value_t<Body, h>>(pass.overflow[h]);
     p.collision_copies.push_back(pass.overflow[h].M);
   });
   if (words == 0) {
     for_each_index(n, pass, stream);
     return p;
   }
-  detail_hist::held_claims claims = detail_hist::hist_claims_pool::instance().lease(stream, words, keep);
-  unsigned* next = claims.words;
+  detail_hist::held_claims claims = detail_hist::hist_claims_pool::instance().lease(stream, words, bytes, keep);
+  unsigned* next_words = claims.words;
+  char* next_copies = static_cast<char*>(claims.copies);
   detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
-    detail_hist::place_overflow<hist_value_t<Body, h>>(pass.overflow[h], next, stream, keep);
-    next += detail_hist::claim_words(pass.overflow[h]);
+    detail_hist::place_overflow(pass.overflow[h], next_words, next_copies);
+    next_words += detail_hist::claim_words(pass.overflow[h]);
+    next_copies += detail_hist::copy_bytes<hist_value_t<Body, h>>(pass.overflow[h]);
   });
   for_each_index(n, pass, stream);
   detail_hist::fold_overflows(body, pass.overflow, stream);
