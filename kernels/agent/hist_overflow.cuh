@@ -11,18 +11,24 @@
 // 0.155 ms at M = 64), and the model cannot tell the two images apart without a sampling pass
 // and a host synchronization (bench/experiments/2026-11-28-h100-hist-routes.md). So the pass
 // gathers its own evidence, one update at a time:
-//   - an update tries compare-and-swaps on its bin; when another update changed the word
-//     between its read and its swap `attempts` times in a row, it goes to copy (warp mod M)
-//     instead, M up to hist_overflow_policy::copies (single collisions are common on a busy
-//     image with no hot bin, and each first use of a chunk costs a fill);
-//   - copies start unfilled, chunk by chunk (chunk_bins bins): the first update that reaches
-//     an untouched chunk of a copy claims it (state 0 -> 1), appends it to the claimed list,
-//     fills it with ne, and marks it ready (-> 2) after a fence; an update that finds the
-//     chunk being filled goes back to its bin, so nothing waits;
+//   - an update tries compare-and-swaps on its bin, and each time another update changed the
+//     word between its read and its swap it counts a collision; it goes to copy (warp mod M)
+//     instead, M up to hist_overflow_policy::copies, after ready_after collisions where that
+//     copy's chunk is ready already, and after claim_after where it would have to claim the
+//     chunk. A hot bin's chunks are claimed once, early in the pass, and its later updates
+//     leave after two collisions; on a busy image with no hot bin, single and double
+//     collisions are common but eight in a row are not, so no chunk is claimed and nothing
+//     moves (each claim costs a fill, and the fold a chunk's read);
+//   - copies start unfilled, chunk by chunk (chunk_bins bins): the first update that claims
+//     an untouched chunk of a copy (state 0 -> 1) appends it to the claimed list, fills it
+//     with ne, and marks it ready (-> 2) after a fence; an update that finds the chunk being
+//     filled goes back to its bin, so nothing waits;
 //   - after the pass, the fold adds the claimed chunks into the bins and sets their states
 //     and list entries back to 0, and its last block empties the list: the words are kept per
-//     stream, zeroed once (dispatch/hist_overflow_claims.hpp), so a force with no collision
-//     costs no clearing and a fold that reads one word.
+//     stream, zeroed once (dispatch/hist_overflow_claims.hpp), so a force with no claim costs
+//     no clearing and a fold whose blocks read one word and leave.
+// Parboil's histo on an H200: the eye 2.29 -> 0.43 ms (3.0x HistogramEven + clamp), uniform
+// pixels 0.048 - 0.052 ms with and without (bench/experiments/2026-11-28-h200-hist-collision-ready.md).
 // op is associative and commutative (genhist's contract), so where an update lands does not
 // change the result. 16-byte values (one 128-bit CAS or a lock) and XCG bins keep one copy.
 #include <cstdint>
@@ -79,27 +85,46 @@ template <class V> __device__ bool ready_chunk(const hist_overflow& o, index_t s
   return true;
 }
 
-// The update of a collision, into copy (warp mod M) where its chunk is ready. Inline: out of
-// line, the call took Parboil's histo pass from 48 registers to 57 (ptxas, sm_90), one block
-// fewer per SM; inline 48 and 8 bytes spilled, against 44 without copies.
-template <class Op, class V>
-__device__ void divert_update(const Op& op, V ne, V* bins, index_t j, V v, const hist_overflow& o) {
+// The copy a warp's moved updates go to: warp mod M.
+__device__ inline index_t copy_of_warp(const hist_overflow& o) {
   const unsigned warp = blockIdx.x * (blockDim.x / 32u) + threadIdx.x / 32u;
-  const index_t c = index_t(warp % static_cast<unsigned>(o.M));
+  return index_t(warp % static_cast<unsigned>(o.M));
+}
+
+// Whether copy chunk s is ready (filled and published), without claiming it.
+__device__ inline bool chunk_ready(const hist_overflow& o, index_t s) {
+  if (*reinterpret_cast<volatile unsigned*>(o.states + s) != 2u) return false;
+  __threadfence();  // the filler's values before this update's reads of them
+  return true;
+}
+
+// The update of a collision, into copy c where its chunk is ready or can be claimed. Inline:
+// out of line, the call took Parboil's histo pass from 48 registers to 57 (ptxas, sm_90), one
+// block fewer per SM; inline 48 and 8 bytes spilled, against 44 without copies.
+template <class Op, class V>
+__device__ void divert_update(const Op& op, V ne, V* bins, index_t j, V v, const hist_overflow& o, index_t c) {
   const index_t chunk = j / hist_overflow_chunk_bins;
   V* copy = static_cast<V*>(o.copies) + c * o.stride;
   if (ready_chunk(o, c * o.chunks + chunk, copy + chunk * hist_overflow_chunk_bins, ne)) cas_update(op, copy + j, v);
   else cas_update(op, bins + j, v);
 }
 
-// bins[j] = op(bins[j], v), into a copy where the bin's first hist_overflow_policy::attempts
-// compare-and-swaps all collide.
+// bins[j] = op(bins[j], v), moved into a copy where the bin's compare-and-swaps collide: after
+// hist_overflow_policy::ready_after collisions where the copy's chunk is already ready (a hot
+// bin's chunk, claimed before), after claim_after where the update must claim it.
 template <class Op, class V>
 __device__ void cas_update_or_divert(const Op& op, V ne, V* bins, index_t j, V v, const hist_overflow& o) {
+  using P = hist_overflow_policy;
 #pragma unroll
-  for (int a = 0; a < hist_overflow_policy::attempts; ++a)
+  for (int a = 1; a <= P::claim_after; ++a) {
     if (cas_try_once(op, bins + j, v)) return;
-  divert_update(op, ne, bins, j, v, o);
+    if (a >= P::ready_after && a < P::claim_after) {
+      const index_t c = copy_of_warp(o);
+      if (chunk_ready(o, c * o.chunks + j / hist_overflow_chunk_bins))
+        return cas_update(op, static_cast<V*>(o.copies) + c * o.stride + j, v);
+    }
+  }
+  divert_update(op, ne, bins, j, v, o, copy_of_warp(o));
 }
 
 // After the pass: bins = op(bins, every claimed chunk), a block per claimed chunk, each chunk's
@@ -110,6 +135,7 @@ __device__ void cas_update_or_divert(const Op& op, V ne, V* bins, index_t j, V v
 // ne changes nothing and is skipped.
 template <class Op, class V> __device__ void fold_overflow(const hist_target<Op, V>& t, const hist_overflow& o) {
   const unsigned claims = *reinterpret_cast<volatile unsigned*>(o.claimed);
+  if (claims == 0u) return;  // nothing claimed, every word still 0: nothing to count either
   for (unsigned e = blockIdx.x; e < claims; e += gridDim.x) {
     const index_t s = o.claimed[2 + e];
     const index_t first = s % o.chunks * hist_overflow_chunk_bins;

@@ -221,10 +221,13 @@ struct hist_overflow_policy {
   static constexpr int copies = 64;
   static constexpr std::size_t budget_bytes = std::size_t{64} << 20;
   static constexpr std::int64_t chunk_bins = 256;
-  // Collisions in a row on the bin before an update moves. Parboil's histo on an H200, 2 -> 4:
-  // the eye 0.52 -> 0.45 ms (fewer fills of chunks that take one update), uniform pixels
-  // moved about 10000 updates in 2 (bench/experiments/2026-11-28-h200-hist-collision-copies.md).
-  static constexpr int attempts = 4;
+  // Collisions on the bin before an update moves: into its copy's chunk where that is ready
+  // already, or claiming the chunk. Parboil's histo on an H200 (fused ms, eye / uniform): one
+  // threshold of 4, 0.52 / 0.057 (230 uniform updates claimed chunks); of 8, 0.68 / 0.049;
+  // 2 and 8, 0.43 / 0.050; 1 and 8, 0.39 / 0.050 - 0.055; 2 and 6, 0.42 / 0.052 - 0.056; main
+  // 2.29 / 0.048 - 0.052 (bench/experiments/2026-11-28-h200-hist-collision-ready.md).
+  static constexpr int ready_after = 2;
+  static constexpr int claim_after = 8;
   static constexpr int fold_threads = 256;      // a thread a bin of a chunk
   static constexpr int fold_blocks_per_sm = 4;  // the fold's grid, whatever was claimed
 };
