@@ -27,8 +27,8 @@
 //     and list entries back to 0, and its last block empties the list: the words are kept per
 //     stream, zeroed once (dispatch/hist_overflow_claims.hpp), so a force with no claim costs
 //     no clearing and a fold whose blocks read one word and leave.
-// Parboil's histo on an H200: the eye 2.29 -> 0.43 ms (3.0x HistogramEven + clamp), uniform
-// pixels 0.048 - 0.052 ms with and without (bench/experiments/2026-11-28-h200-hist-collision-ready.md).
+// Parboil's histo on an H200: the eye 2.29 -> 0.42 ms (3.0x HistogramEven + clamp), uniform
+// pixels 0 - 0.004 ms slower, the fold's launch (bench/experiments/2026-11-28-h200-hist-collision-ready.md).
 // op is associative and commutative (genhist's contract), so where an update lands does not
 // change the result. 16-byte values (one 128-bit CAS or a lock) and XCG bins keep one copy.
 #include <cstdint>

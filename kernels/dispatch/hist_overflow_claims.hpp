@@ -1,7 +1,6 @@
 #pragma once
-// The words a plain compare-and-swap pass claims its copies' chunks with, and the copies
-// themselves (Note [Copies for contended bins], agent/hist_overflow.cuh), kept per stream across
-// forces.
+// The words a plain compare-and-swap pass claims its copies' chunks with (Note [Copies for
+// contended bins], agent/hist_overflow.cuh), kept per stream across forces.
 //
 // Note [Claims that clean up after themselves]
 // The claims are a state word per chunk of each copy and a list of the chunks claimed. The
@@ -13,10 +12,11 @@
 // holds its stream's entry locked until both are enqueued: another host thread's force on the
 // same stream waits, instead of claiming into a list that this fold would empty. A force
 // captured into a graph takes zeroed words of the graph's own (Note [Forces inside a stream
-// capture]): each launch of the graph then starts from zero. The copies are kept per stream
-// too (they need no clearing: a chunk is filled where it is claimed), so that a force with
-// copies allocates nothing: up to hist_overflow_policy::budget_bytes a histogram, held while
-// the stream's state is.
+// capture]): each launch of the graph then starts from zero. The copies themselves need no
+// clearing (a chunk is filled where it is claimed) and come from the stream's pool with each
+// force, back to it after the fold: kept per stream, up to hist_overflow_policy::budget_bytes a
+// histogram would stay held by every stream that ever took copies, and that saved no time
+// (bench/experiments/2026-11-28-h200-hist-collision-ready.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,26 +32,22 @@
 
 namespace rune::kernels::detail_hist {
 
-// Zeroed claim words and room for the copies of one pass and its fold; `lock` is held until
-// the fold is enqueued.
+// Zeroed claim words for one pass and its fold; `lock` is held until the fold is enqueued.
 struct held_claims {
   unsigned* words = nullptr;
-  void* copies = nullptr;  // unfilled: a chunk is filled where it is claimed
-  std::shared_ptr<void> word_memory, copy_memory;
+  std::shared_ptr<void> memory;
   std::unique_lock<std::mutex> lock;
 };
 
 class hist_claims_pool {
  public:
-  // `words` zeroed words on `stream`, as the last fold on it left them, and `copy_bytes` for the
-  // copies (Note [Claims that clean up after themselves]).
-  held_claims lease(cudaStream_t stream, std::size_t words, std::size_t copy_bytes, std::vector<std::shared_ptr<void>>& keep) {
+  // `words` zeroed words on `stream`, as the last fold on it left them (Note [Claims that
+  // clean up after themselves]).
+  held_claims lease(cudaStream_t stream, std::size_t words, std::vector<std::shared_ptr<void>>& keep) {
     if (capturing(stream)) {
-      held_claims fresh{nullptr, nullptr, zeroed(stream, words), pool_allocate(copy_bytes, stream), {}};
-      keep.push_back(fresh.word_memory);
-      keep.push_back(fresh.copy_memory);
-      fresh.words = static_cast<unsigned*>(fresh.word_memory.get());
-      fresh.copies = fresh.copy_memory.get();
+      held_claims fresh{nullptr, zeroed(stream, words), {}};
+      keep.push_back(fresh.memory);
+      fresh.words = static_cast<unsigned*>(fresh.memory.get());
       return fresh;
     }
     entry* e;
@@ -63,14 +59,9 @@ class hist_claims_pool {
     // Memory outgrown is freed in stream order, after the last fold that used it.
     if (words > e->words) {
       e->words = std::max(words, 2 * e->words);
-      e->word_memory = zeroed(stream, e->words);
+      e->memory = zeroed(stream, e->words);
     }
-    if (copy_bytes > e->copy_bytes) {
-      e->copy_bytes = copy_bytes;
-      e->copy_memory = pool_allocate(copy_bytes, stream);
-    }
-    return {static_cast<unsigned*>(e->word_memory.get()), e->copy_memory.get(), e->word_memory, e->copy_memory,
-            std::move(lock)};
+    return {static_cast<unsigned*>(e->memory.get()), e->memory, std::move(lock)};
   }
 
   // Never destroyed, as the tile state (tile_state.hpp).
@@ -89,8 +80,8 @@ class hist_claims_pool {
 
   struct entry {
     std::mutex mutex;
-    std::size_t words = 0, copy_bytes = 0;
-    std::shared_ptr<void> word_memory, copy_memory;
+    std::size_t words = 0;
+    std::shared_ptr<void> memory;
   };
   std::mutex mutex_;
 };

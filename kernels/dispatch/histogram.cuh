@@ -234,28 +234,59 @@ inline void place_overflow(hist_overflow& o, unsigned* words, void* copies) {
   o.states = words + 2 + std::size_t(o.M) * std::size_t(o.chunks);
 }
 
-// Folds the claimed chunks of each histogram's copies into its bins, after the pass.
-template <class Body, int K> void fold_overflows(const Body& body, const hist_overflow (&overflow)[K], cudaStream_t stream) {
+// The fold of one histogram's copies (Note [The fold launched early]).
+template <class Op, class V> void launch_fold(const hist_target<Op, V>& t, const hist_overflow& o, cudaStream_t stream) {
   using P = hist_overflow_policy;
+  const device_properties& props = current_device_properties();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(props.sm_count * P::fold_blocks_per_sm));
+  config.blockDim = dim3(P::fold_threads);
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  if (props.cc_major >= 9) {
+    config.attrs = early;
+    config.numAttrs = 1;
+  }
+  RUNE_CUDA_CHECK(cudaLaunchKernelEx(&config, hist_overflow_fold_kernel<Op, V>, t, o));
+}
+
+// Folds the claimed chunks of each histogram's copies into its bins, after the pass; no fold
+// kernel is compiled for a histogram that takes no copies.
+template <class Body, int K> void fold_overflows(const Body& body, const hist_overflow (&overflow)[K], cudaStream_t stream) {
   for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
-    const hist_overflow& o = overflow[h];
-    if (o.M == 0) return;
-    const auto t = body.template target<h>();
-    const device_properties& props = current_device_properties();
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(props.sm_count * P::fold_blocks_per_sm));
-    config.blockDim = dim3(P::fold_threads);
-    config.stream = stream;
-    cudaLaunchAttribute early[1];
-    early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early[0].val.programmaticStreamSerializationAllowed = 1;
-    if (props.cc_major >= 9) {  // Note [The fold launched early]
-      config.attrs = early;
-      config.numAttrs = 1;
-    }
-    RUNE_CUDA_CHECK(cudaLaunchKernelEx(&config, hist_overflow_fold_kernel<decltype(t.op), hist_value_t<Body, h>>, t, o));
+    if constexpr (hist_divertible<Body, h>())
+      if (overflow[h].M > 0) launch_fold(body.template target<h>(), overflow[h], stream);
   });
+}
+
+// Whether any histogram of Body may take copies: if none, the plain pass compiles no claims and
+// no fold.
+template <class Body> constexpr bool any_divertible() {
+  return []<std::size_t... h>(std::index_sequence<h...>) {
+    return (hist_divertible<Body, static_cast<int>(h)>() || ...);
+  }(std::make_index_sequence<Body::histograms>{});
+}
+
+// The plain pass with copies of `bytes` from the pool, claimed through `words` claim words of
+// the stream's, then their fold.
+template <class Body>
+void plain_pass_with_copies(index_t n, hist_plain_pass<Body>& pass, const Body& body, std::size_t words,
+                            std::size_t bytes, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
+  held_claims claims = hist_claims_pool::instance().lease(stream, words, keep);
+  keep.push_back(pool_allocate(bytes, stream));
+  unsigned* next_words = claims.words;
+  char* next_copies = static_cast<char*>(keep.back().get());
+  for_each_histogram(std::make_index_sequence<Body::histograms>{}, [&](auto hc) {
+    constexpr int h = decltype(hc)::value;
+    place_overflow(pass.overflow[h], next_words, next_copies);
+    next_words += claim_words(pass.overflow[h]);
+    next_copies += copy_bytes<hist_value_t<Body, h>>(pass.overflow[h]);
+  });
+  for_each_index(n, pass, stream);
+  fold_overflows(body, pass.overflow, stream);
 }
 }  // namespace detail_hist
 
@@ -284,21 +315,13 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
     bytes += detail_hist::copy_bytes<hist_value_t<Body, h>>(pass.overflow[h]);
     p.collision_copies.push_back(pass.overflow[h].M);
   });
-  if (words == 0) {
-    for_each_index(n, pass, stream);
-    return p;
+  if constexpr (detail_hist::any_divertible<Body>()) {
+    if (words > 0) {
+      detail_hist::plain_pass_with_copies(n, pass, body, words, bytes, stream, keep);
+      return p;
+    }
   }
-  detail_hist::held_claims claims = detail_hist::hist_claims_pool::instance().lease(stream, words, bytes, keep);
-  unsigned* next_words = claims.words;
-  char* next_copies = static_cast<char*>(claims.copies);
-  detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
-    constexpr int h = decltype(hc)::value;
-    detail_hist::place_overflow(pass.overflow[h], next_words, next_copies);
-    next_words += detail_hist::claim_words(pass.overflow[h]);
-    next_copies += detail_hist::copy_bytes<hist_value_t<Body, h>>(pass.overflow[h]);
-  });
   for_each_index(n, pass, stream);
-  detail_hist::fold_overflows(body, pass.overflow, stream);
   return p;
 }
 
