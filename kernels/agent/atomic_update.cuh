@@ -113,18 +113,39 @@ struct alignas(16) cas_word16 {
   friend __device__ bool operator==(const cas_word16& a, const cas_word16& b) { return a.lo == b.lo && a.hi == b.hi; }
 };
 
+// The word a compare-and-swap swaps for a value of at most 8 bytes, and the value's place in
+// it: the value's own bits for 4 and 8 bytes; for 1 and 2 bytes the aligned 32-bit word that
+// holds it, of which an update replaces only the value's bytes. The new bytes are masked to the
+// value's width, so a negative (sign-extended) value never spills into its neighbours.
+template <class T> struct cas_word_of {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  static constexpr bool sub_word = sizeof(T) < 4;
+  using word_type = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
+  word_type* word;
+  unsigned shift = 0;
+
+  __device__ explicit cas_word_of(T* bin) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(bin);
+    word = reinterpret_cast<word_type*>(sub_word ? addr & ~std::uintptr_t{3} : addr);
+    if constexpr (sub_word) shift = static_cast<unsigned>(addr & 3u) * 8u;
+  }
+  __device__ word_type load() const { return *reinterpret_cast<volatile word_type*>(word); }
+  // The word `assumed` with this value replaced by op(value, v); equal to `assumed` exactly
+  // when the update changes nothing.
+  template <class Op> __device__ word_type updated(const Op& op, word_type assumed, T v) const {
+    if constexpr (!sub_word) {
+      return bits_of<word_type>(op(value_of_bits<T>(assumed), v));
+    } else {
+      using bytes = std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>;
+      const unsigned mask = (sizeof(T) == 1 ? 0xFFu : 0xFFFFu) << shift;
+      const T cur = value_of_bits<T>(static_cast<bytes>((assumed & mask) >> shift));
+      return (assumed & ~mask) | ((bits_of<unsigned>(op(cur, v)) << shift) & mask);
+    }
+  }
+};
+
 template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T v) {
-  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    using W = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
-    W* p = reinterpret_cast<W*>(bin);
-    W old = *reinterpret_cast<volatile W*>(p), assumed;
-    do {
-      assumed = old;
-      const W fresh = bits_of<W>(op(value_of_bits<T>(assumed), v));
-      if (fresh == assumed) return;
-      old = atomicCAS(p, assumed, fresh);
-    } while (old != assumed);
-  } else if constexpr (sizeof(T) == 16) {
+  if constexpr (sizeof(T) == 16) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
     // A lock instead of the 128-bit CAS: Note [16-byte bins before sm_90].
     if (__isShared(bin)) xcg_update<true>(op, bin, v, wide_bin_lock(bin));
@@ -146,48 +167,26 @@ template <class Op, class T> __device__ void cas_update(const Op& op, T* bin, T 
     } while (!(old == assumed));
 #endif
   } else {
-    // A 1- or 2-byte value inside its aligned 32-bit word: compare the whole word, replace
-    // only this value's bytes. The new bytes are masked to the value's width, so a negative
-    // (sign-extended) value never spills into its neighbours.
-    const auto addr = reinterpret_cast<std::uintptr_t>(bin);
-    unsigned* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
-    const unsigned shift = static_cast<unsigned>(addr & 3u) * 8u;
-    const unsigned mask = (sizeof(T) == 1 ? 0xFFu : 0xFFFFu) << shift;
-    unsigned old = *reinterpret_cast<volatile unsigned*>(word), assumed;
+    const cas_word_of<T> cell(bin);
+    auto old = cell.load(), assumed = old;
     do {
       assumed = old;
-      const T cur = value_of_bits<T>(static_cast<std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>>(
-          (assumed & mask) >> shift));
-      const unsigned fresh = (bits_of<unsigned>(op(cur, v)) << shift) & mask;
-      if (fresh == (assumed & mask)) return;
-      old = atomicCAS(word, assumed, (assumed & ~mask) | fresh);
+      const auto fresh = cell.updated(op, assumed, v);
+      if (fresh == assumed) return;
+      old = atomicCAS(cell.word, assumed, fresh);
     } while (old != assumed);
   }
 }
 
 // One compare-and-swap attempt of cas_update: false when another update changed the bin (or,
 // for a 1- or 2-byte value, its word) between the read and the swap, so that nothing was
-// written; true when the update is applied or is a no-op. 4- and 8-byte values and 1- and
-// 2-byte ones (hist_overflow.cuh, Note [Copies for contended bins]).
+// written; true when the update is applied or is a no-op. Values of at most 8 bytes
+// (hist_overflow.cuh, Note [Copies for contended bins]).
 template <class Op, class T> __device__ bool cas_try_once(const Op& op, T* bin, T v) {
-  static_assert(sizeof(T) <= 8, "cas_try_once: values of at most 8 bytes");
-  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    using W = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
-    W* p = reinterpret_cast<W*>(bin);
-    const W assumed = *reinterpret_cast<volatile W*>(p);
-    const W fresh = bits_of<W>(op(value_of_bits<T>(assumed), v));
-    return fresh == assumed || atomicCAS(p, assumed, fresh) == assumed;
-  } else {
-    const auto addr = reinterpret_cast<std::uintptr_t>(bin);
-    unsigned* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
-    const unsigned shift = static_cast<unsigned>(addr & 3u) * 8u;
-    const unsigned mask = (sizeof(T) == 1 ? 0xFFu : 0xFFFFu) << shift;
-    const unsigned assumed = *reinterpret_cast<volatile unsigned*>(word);
-    const T cur = value_of_bits<T>(static_cast<std::conditional_t<sizeof(T) == 1, unsigned char, unsigned short>>(
-        (assumed & mask) >> shift));
-    const unsigned fresh = (bits_of<unsigned>(op(cur, v)) << shift) & mask;
-    return fresh == (assumed & mask) || atomicCAS(word, assumed, (assumed & ~mask) | fresh) == assumed;
-  }
+  const cas_word_of<T> cell(bin);
+  const auto assumed = cell.load();
+  const auto fresh = cell.updated(op, assumed, v);
+  return fresh == assumed || atomicCAS(cell.word, assumed, fresh) == assumed;
 }
 
 // Reads and writes of a locked bin go through L2 (volatile): L1 is not coherent across SMs,
