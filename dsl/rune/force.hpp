@@ -10,15 +10,32 @@
 #include "backend/select.hpp"
 #include "detail/roots.hpp"
 #include "fusion/forest.hpp"
+#include "fusion/rule_inline_elementwise.hpp"
 #include "plan/execute.hpp"
 
 namespace rune {
 namespace detail {
 
-template <class Forest> constexpr bool has_twins() {
-  for (int p = 0; p < Forest::size; ++p)
-    if (Forest::desc.type_canon[p] != p && Forest::desc.nodes[p].kind != node_kind::leaf) return true;
-  return false;
+// Note [Twins that are inlined]
+// Same-typed positions (Note [Identity by type]) are planned as one node, so a force checks
+// at run time that they are one and falls back to the positional plan where they are not:
+// two executors compiled. Where every twin is an elementwise node the fused plan inlines,
+// the two plans run the same passes (an inlined node is evaluated where it is read, shared
+// or not), and the positional plan is right whatever the identities are, so it runs alone:
+// one executor compiled, no check. The one difference: an elementwise node that is two
+// roots at once is stored twice, not once. `genhist(h, op, ne, map(f, ys), ys)` has such a
+// twin (ys), and is the common case.
+enum class twin_kind { none, inlined, planned };
+
+template <class Forest, bool Unfused> constexpr twin_kind twins_of() {
+  twin_kind t = twin_kind::none;
+  for (int p = 0; p < Forest::size; ++p) {
+    const node_desc& d = Forest::desc.nodes[p];
+    if (Forest::desc.type_canon[p] == p || d.kind == node_kind::leaf) continue;
+    if (is_barrier(d, Unfused)) return twin_kind::planned;
+    t = twin_kind::inlined;
+  }
+  return t;
 }
 
 template <class Exec, std::size_t... R> auto results_of(Exec& ex, std::index_sequence<R...>) {
@@ -50,20 +67,30 @@ template <class... Args> constexpr bool check_into_of() {
   }
 }
 
+template <class Forest, class Plan, bool OnDevice, class Backend, class Into, class... Roots>
+auto run_plan(Backend& be, Into into, const Roots&... roots) {
+  executor<Forest, Plan, Backend, OnDevice, Into> ex(be, into, roots...);
+  ex.run();
+  return results_of(ex, std::index_sequence_for<Roots...>{});
+}
+
 template <bool Unfused, bool OnDevice, class Backend, class Into, class... Roots>
 auto run_forest(Backend& be, Into into, const Roots&... roots) {
   using fst = forest<Roots...>;
-  executor<fst, plan_holder<fst, Unfused, false>, Backend, OnDevice, Into> typed(be, into, roots...);
-  if constexpr (has_twins<fst>()) {
-    if (!typed.identities_agree()) {
+  using typed_plan = plan_holder<fst, Unfused, false>;
+  using positional_plan = plan_holder<fst, Unfused, true>;
+  constexpr twin_kind twins = twins_of<fst, Unfused>();
+  if constexpr (twins == twin_kind::inlined) {
+    return run_plan<fst, positional_plan, OnDevice>(be, into, roots...);  // Note [Twins that are inlined]
+  } else {
+    executor<fst, typed_plan, Backend, OnDevice, Into> typed(be, into, roots...);
+    if constexpr (twins == twin_kind::planned) {
       // Same-typed nodes that are different computations: run every position as its own node.
-      executor<fst, plan_holder<fst, Unfused, true>, Backend, OnDevice, Into> positional(be, into, roots...);
-      positional.run();
-      return results_of(positional, std::index_sequence_for<Roots...>{});
+      if (!typed.identities_agree()) return run_plan<fst, positional_plan, OnDevice>(be, into, roots...);
     }
+    typed.run();
+    return results_of(typed, std::index_sequence_for<Roots...>{});
   }
-  typed.run();
-  return results_of(typed, std::index_sequence_for<Roots...>{});
 }
 }  // namespace detail
 

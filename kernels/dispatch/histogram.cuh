@@ -122,21 +122,26 @@ template <class Policy, class Body> auto pass_kernel(hist_pass_kind kind, int op
 
 // The decisions for a body: the model's, then again with the race factors the inspector
 // measured where asked and where some histogram would go to global memory (RF matters to
-// the global-memory model alone).
-template <class Policy, class Body, std::size_t K>
+// the global-memory model alone). Without Inspector, no inspector is compiled and none is
+// asked for.
+template <class Policy, bool Inspector, class Body, std::size_t K>
 std::array<hist_decision, K> decide(index_t n, const Body& body, std::array<hist_request, K>& requests,
                                     const hist_override& o, double& inspect_ms, cudaStream_t stream) {
   const tuning::hist_device device = current_hist_device<Policy>();
   std::array<hist_decision, K> plan = plan_histograms(requests, device, o);
-  if (!o.inspect_race_factor) return plan;
-  bool global = false;
-  for (const auto& d : plan) global = global || (d.active && !d.shared && !d.partitioned);
-  if (!global) return plan;
-  const auto start = std::chrono::steady_clock::now();
-  const std::array<double, K> rf = estimate_race_factors(n, body, stream);
-  inspect_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  for (std::size_t h = 0; h < K; ++h) requests[h].race_factor = rf[h];
-  return plan_histograms(requests, device, o);
+  if constexpr (Inspector) {
+    if (!o.inspect_race_factor) return plan;
+    bool global = false;
+    for (const auto& d : plan) global = global || (d.active && !d.shared && !d.partitioned);
+    if (!global) return plan;
+    const auto start = std::chrono::steady_clock::now();
+    const std::array<double, K> rf = estimate_race_factors(n, body, stream);
+    inspect_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    for (std::size_t h = 0; h < K; ++h) requests[h].race_factor = rf[h];
+    return plan_histograms(requests, device, o);
+  } else {
+    return plan;
+  }
 }
 
 // Global sub-histograms 1..M-1 (filled with ne) and XCG locks of a pass-kernel plan, kept
@@ -326,8 +331,11 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
 }
 
 // Plans the histograms of `body` over [0, n) (the override `o` forcing a layout where it
-// asks), launches the plan, and returns it: the report of what ran.
-template <class Policy = hist_policy_sm90, class Body>
+// asks), launches the plan, and returns it: the report of what ran. Inspector: whether the
+// race-factor inspector (hist_inspector.cuh) is compiled, for `o.inspect_race_factor` to ask
+// for; a force compiles it only where its options can (Note [The inspector compiled where it
+// can be asked for]).
+template <class Policy = hist_policy_sm90, bool Inspector = true, class Body>
 hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, const hist_override& o = {}) {
   constexpr int K = Body::histograms;
   static_assert(K >= 1 && K <= int(hist_max_histograms), "rune::kernels::histogram: between 1 and 16 histograms per pass");
@@ -339,7 +347,7 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
   double inspect_ms = 0;
   const bool plain_asked = o.where == hist_override::memory::plain;
   const hist_override decide_for = plain_asked ? hist_override{hist_override::memory::global, 1, 1} : o;
-  std::array<hist_decision, K> decided = detail_hist::decide<Policy>(n, body, requests, decide_for, inspect_ms, stream);
+  std::array<hist_decision, K> decided = detail_hist::decide<Policy, Inspector>(n, body, requests, decide_for, inspect_ms, stream);
   hist_list<double> race_factors;
   for (int h = 0; h < K; ++h) race_factors.push_back(requests[h].race_factor);
   const auto report = [&](hist_launch_plan p) {

@@ -27,6 +27,16 @@ struct adder {
   std::int64_t k;
   RUNE_FN std::int64_t operator()(std::int64_t x) const { return x + k; }
 };
+// A bin of 17 for any value, negative ones too.
+struct bin_of17 {
+  RUNE_FN rune::index_t operator()(std::int64_t x) const { return ((x % 17) + 17) % 17; }
+};
+
+std::vector<std::int64_t> histogram17(const std::vector<std::int64_t>& bins_from, const std::vector<std::int64_t>& vs) {
+  std::vector<std::int64_t> out(17, 0);
+  for (std::size_t i = 0; i < vs.size(); ++i) out[static_cast<std::size_t>(((bins_from[i] % 17) + 17) % 17)] += vs[i];
+  return out;
+}
 }  // namespace
 
 TEST_CASE_TEMPLATE("twins: scans of two different arrays of one type are both right", B, RUNE_TEST_BACKENDS) {
@@ -119,4 +129,36 @@ TEST_CASE_TEMPLATE("twins: two hand-written filters of one type in one force", B
   CHECK(nb == 3);
   CHECK(ra.to_vector() == std::vector<std::int32_t>{5, 7, 9, 0, 0, 0});
   CHECK(rb.to_vector() == std::vector<std::int32_t>{4, 8, 1, 0, 0, 0});
+}
+
+// Twins the fused plan inlines run on the positional plan alone (Note [Twins that are
+// inlined]): ys read as bins and as values, and two different maps of one type.
+TEST_CASE_TEMPLATE("twins: a genhist reading one map twice, and two different maps of one type", B, RUNE_TEST_BACKENDS) {
+  using rune::detail::twin_kind;
+  for (index_t n : sizes) {
+    CAPTURE(n);
+    const auto av = random_vector<std::int64_t>(n, -1000, 1000, 3);
+    const auto bv = random_vector<std::int64_t>(n, -1000, 1000, 4);
+    auto ys = rune::map(adder{5}, rune::to_array(av));
+    auto zs = rune::map(adder{7}, rune::to_array(bv));
+    static_assert(std::is_same_v<decltype(ys), decltype(zs)>);
+    auto shared = rune::genhist(17, rune::plus{}, std::int64_t{0}, rune::map(bin_of17{}, ys), ys);
+    auto mixed = rune::genhist(17, rune::plus{}, std::int64_t{0}, rune::map(bin_of17{}, ys), zs);
+    static_assert(rune::detail::twins_of<rune::detail::forest<decltype(shared)>, false>() == twin_kind::inlined);
+    static_assert(rune::detail::twins_of<rune::detail::forest<decltype(mixed)>, false>() == twin_kind::inlined);
+    static_assert(rune::detail::twins_of<rune::detail::forest<decltype(shared)>, true>() == twin_kind::planned);
+
+    std::vector<std::int64_t> y(av.size()), z(bv.size());
+    for (std::size_t i = 0; i < av.size(); ++i) {
+      y[i] = av[i] + 5;
+      z[i] = bv[i] + 7;
+    }
+    RUNE_CHECK_SAME(rune::force(shared, B{}).to_vector(), histogram17(y, y));
+    RUNE_CHECK_SAME(rune::force(mixed, B{}).to_vector(), histogram17(y, z));
+    RUNE_CHECK_SAME(rune::force(mixed, rune::unfused, B{}).to_vector(), histogram17(y, z));
+    CHECK(counters_of_force<B>(shared).passes == 1);
+    CHECK(counters_of_force<B>(mixed).passes == 1);
+    check_fusion_law<B>(shared);
+    check_fusion_law<B>(mixed);
+  }
 }

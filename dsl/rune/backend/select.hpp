@@ -95,11 +95,11 @@ decltype(auto) with_backend(backend_kind kind, F&& f, const Args&... args) {
 #if defined(__CUDACC__)
   if constexpr (Gpu && !Cpu) {
     if (kind != backend_kind::cuda) throw no_cpu_backend("rune::force");
-    cuda::backend be(cuda::settings_of(args...));
+    cuda::backend_for<Args...> be(cuda::settings_of(args...));
     return f(be);
   } else if constexpr (Gpu) {
     if (kind == backend_kind::cuda) {
-      cuda::backend be(cuda::settings_of(args...));
+      cuda::backend_for<Args...> be(cuda::settings_of(args...));
       return f(be);
     }
   }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <rune/kernels/dispatch/histogram.cuh>
@@ -262,6 +263,12 @@ TEST_CASE_TEMPLATE("cuda histogram paths: race factors 1 and 63 (bin = (x % max(
       same_on_every_path<int>(saturated24{}, 0, h, is, std::vector<int>(is.size(), 3), which);
     }
 }
+
+// Only a force given a kernels::hist_override can ask for the inspector, so only its backend
+// compiles it (Note [The inspector compiled where it can be asked for]).
+static_assert(std::is_same_v<rune::detail::cuda::backend_for<rune::on_gpu_t>, rune::detail::cuda::backend>);
+static_assert(std::is_same_v<rune::detail::cuda::backend_for<rune::on_gpu_t, kn::hist_override, rune::hist_plan_report>,
+                             rune::detail::cuda::backend_with_inspector>);
 
 TEST_CASE("cuda histogram: the race-factor inspector sees RF 63 and RF 1, and the result is the same") {
   const index_t n = 2'000'000, h = 196608;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <rune/kernels/dispatch/for_each_index.cuh>
@@ -168,12 +169,7 @@ class backend {
   // Every histomap goes through kernels::histogram: the M/S model picks shared or global
   // memory, M and S per histogram (plain atomics on the bins when it picks M = 1, S = 1 in
   // global memory); the form's other sinks are written on the first pass.
-  template <class... S> void run(histomap_form<S...> f) {
-    const kernels::hist_launch_plan ran =
-        kernels::histogram(f.n, hist_body<no_context, S...>{no_context{}, to_device(f.sinks)}, stream_, hist_layout_);
-    if (hist_report_) *hist_report_ = ran;
-    finish_points();
-  }
+  template <class... S> void run(histomap_form<S...> f) { run_histomap<false>(f); }
   template <class... S> void run(redomap_form<S...> f) { run_sinks(f.n, f.sinks); }
   // Every maposcanomap in one pass: the decoupled look-back kernel applies g to each scanned
   // value, and folds g's reductions in the same launch.
@@ -242,6 +238,16 @@ class backend {
                         "which needs a synchronization that a stream being captured into a CUDA graph cannot do; "
                         "force scalars and filters with rune::on_device (a filter's length then stays on the device, "
                         "for a filter that is a result of its force and read by no other construct of it)");
+  }
+
+ protected:
+  // Inspector: whether the race-factor inspector is compiled (Note [The inspector compiled
+  // where it can be asked for]).
+  template <bool Inspector, class... S> void run_histomap(histomap_form<S...> f) {
+    const kernels::hist_launch_plan ran = kernels::histogram<kernels::hist_policy_sm90, Inspector>(
+        f.n, hist_body<no_context, S...>{no_context{}, to_device(f.sinks)}, stream_, hist_layout_);
+    if (hist_report_) *hist_report_ = ran;
+    finish_points();
   }
 
  private:
@@ -389,4 +395,20 @@ class backend {
   };
   std::vector<device_binding> device_bindings_;
 };
+
+// Note [The inspector compiled where it can be asked for]
+// The race-factor inspector (kernels/dispatch/hist_inspector.cuh) runs only where a
+// kernels::hist_override among a force's options sets inspect_race_factor, so only such a
+// force compiles it: its sampling kernel, its bit count and their launches. Every other
+// genhist compiles two kernels fewer. The backend of a force with a hist_override is this one.
+class backend_with_inspector : public backend {
+ public:
+  using backend::backend;
+  using backend::run;
+  template <class... S> void run(histomap_form<S...> f) { run_histomap<true>(f); }
+};
+
+// The backend for a force with options Args.
+template <class... Args>
+using backend_for = std::conditional_t<(std::is_same_v<Args, kernels::hist_override> || ...), backend_with_inspector, backend>;
 }  // namespace rune::detail::cuda
