@@ -23,8 +23,8 @@ namespace detail {
 // the two plans run the same passes (an inlined node is evaluated where it is read, shared
 // or not), and the positional plan is right whatever the identities are, so it runs alone:
 // one executor compiled, no check. The one difference: an elementwise node that is two
-// roots at once is stored twice, not once. `genhist(h, op, ne, map(f, ys), ys)` has such a
-// twin (ys), and is the common case.
+// roots at once is stored twice, not once. The common case is a genhist reading one map as
+// bins and values, `genhist(h, op, ne, map(f, ys), ys)`: ys is its one twin.
 enum class twin_kind { none, inlined, planned };
 
 template <class Forest, bool Unfused> constexpr twin_kind twins_of() {
