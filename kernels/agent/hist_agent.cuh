@@ -16,6 +16,7 @@
 #include "cas_batch.cuh"
 #include "hist_body.cuh"
 #include "hist_layout.cuh"
+#include "hot_bins.cuh"
 #include "load_runs.cuh"
 #include "shared_atomic_update.cuh"
 #include "shared_chunks.cuh"
@@ -110,7 +111,7 @@ template <class Body, bool PerWarp = false> struct hist_updater {
             const auto op = body.template target<h>().op;
             const bool lead = combine_equal_keys(op, key, v) && keep;
             if constexpr (c == atomic_class::hdw) {
-              if (lead) apply<h>(b, v);
+              if (lead) apply_combined<h>(b, v);
             } else {
               __syncwarp();  // the warp's earlier updates (plain or CAS) are visible
               if (lead) {
@@ -139,6 +140,16 @@ template <class Body, bool PerWarp = false> struct hist_updater {
       const bool keep = wide_bin_offset(L, static_cast<index_t>(j), b);
       f(keep, b);
     }
+  }
+
+  // A global HDW histogram's combined update: into the block's cache where it holds bin b or
+  // a free slot for it (Note [A block's cache of hot bins]), else into global memory.
+  template <int h, class B, class V> __device__ void apply_combined(B b, V v) {
+    const hist_layout& L = p.h[h];
+    if (L.hot_log2_slots > 0 &&
+        update_hot_bin<decltype(body.template target<h>().op)>(shared, L, static_cast<std::uint32_t>(b), v))
+      return;
+    apply<h>(b, v);
   }
 
   // bin lo + b of this thread's sub-histogram of h, b < len.
@@ -188,11 +199,31 @@ template <class Policy, class Body, hist_pass_kind Kind = hist_pass_kind::direct
     const int tid = static_cast<int>(threadIdx.x);
     hist_updater<Body, per_warp> u{body, p, shared, {}, {}, {}, {}};
     for_each_histogram([&]<int h>() { u.template assign<h>(tid, index_t(blockIdx.x) * threads + tid); });
-    for_each_histogram([&]<int h>() { init_shared<h>(shared, tid); });
+    for_each_histogram([&]<int h>() {
+      init_shared<h>(shared, tid);
+      init_hot_bins<h>(shared, tid);
+    });
     __syncthreads();
     traverse(u);
     __syncthreads();
-    for_each_histogram([&]<int h>() { flush_shared<h>(shared, tid); });
+    for_each_histogram([&]<int h>() {
+      flush_hot_bins<h>(shared, tid);
+      flush_shared<h>(shared, tid);
+    });
+  }
+
+  // The cache of hot bins of a global HDW histogram (Note [A block's cache of hot bins]), cleared
+  // with the shared sub-histograms and flushed with them.
+  template <int h> __device__ void init_hot_bins(unsigned char* shared, int tid) const {
+    using V = hist_value_t<Body, h>;
+    if constexpr (atomic_class_of<decltype(body.template target<h>().op), V>() == atomic_class::hdw)
+      if (p.h[h].hot_log2_slots > 0) clear_hot_bins<threads>(shared, p.h[h], V(body.template target<h>().ne), tid);
+  }
+  template <int h> __device__ void flush_hot_bins(const unsigned char* shared, int tid) const {
+    using V = hist_value_t<Body, h>;
+    const auto t = body.template target<h>();
+    if constexpr (atomic_class_of<decltype(t.op), V>() == atomic_class::hdw)
+      if (p.h[h].hot_log2_slots > 0) kernels::flush_hot_bins<threads, decltype(t.op)>(shared, p.h[h], t.bins + p.h[h].lo, tid);
   }
 
   template <class F> __device__ static void for_each_histogram(F&& f) {

@@ -29,6 +29,7 @@ template <class Op, class T> struct hist_target {
 //           (aliased, so M = 1 is plain atomics on the bins), 1..M-1 live in `global_subs`,
 //           `stride` bins apart (XCG: M x stride locks in `global_locks`, sub-histogram m's at
 //           m x stride). A combine kernel folds them into the destination after the pass.
+//           HDW histograms may also keep a cache of hot bins in shared memory.
 struct hist_layout {
   index_t lo = 0;
   index_t len = 0;
@@ -41,6 +42,11 @@ struct hist_layout {
   bool per_warp = false;  // shared: warp w updates copy w % M (Note [One copy per warp for CAS])
   unsigned shared_bins = 0;
   unsigned shared_locks = 0;
+  // global HDW: a block's cache of 2^hot_log2_slots hot bins in shared memory, tags (32-bit
+  // bins) at byte hot_tags, values at hot_values (Note [A block's cache of hot bins]); 0: none.
+  int hot_log2_slots = 0;
+  unsigned hot_tags = 0;
+  unsigned hot_values = 0;
   void* global_subs = nullptr;
   int* global_locks = nullptr;
 };

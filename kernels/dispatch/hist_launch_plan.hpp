@@ -49,6 +49,7 @@ struct hist_limits {
   int batched_min_bins_per_thread = 0;
   bool body_has_cas = false;     // the body has a CAS histogram: the per-warp kernel exists
   bool body_batches_cas = false;  // the body may batch its CAS updates (hist_batches_cas)
+  int hot_bin_slots_log2 = 0;     // a block's cache of hot bins for global HDW histograms; 0: none
 };
 
 struct hist_launch_plan {
@@ -75,8 +76,22 @@ constexpr bool batches_cas_layout(const hist_decision& d, int block_threads, int
          d.H_chk * d.M >= std::int64_t{min_bins_per_thread} * block_threads;
 }
 
-// Shared regions: each histogram's bins, then its locks (XCG), every region 16-byte aligned.
-// Returns the bytes they take.
+// The bins of a chunk that a cache of hot bins can tag: 32-bit tags, one value kept free.
+inline constexpr index_t hot_bins_max_chunk = index_t(0xffffffffu);
+
+// A cache of 2^log2_slots hot bins at byte `at`: returns the byte after it.
+inline std::size_t lay_out_hot_bins(hist_layout& L, int log2_slots, std::int64_t value_bytes, std::size_t at) {
+  const std::size_t slots = std::size_t(1) << log2_slots;
+  L.hot_log2_slots = log2_slots;
+  L.hot_tags = static_cast<unsigned>(at);
+  L.hot_values = static_cast<unsigned>(at + detail_hist::align16(slots * sizeof(std::uint32_t)));
+  return L.hot_values + detail_hist::align16(slots * static_cast<std::size_t>(value_bytes));
+}
+
+// Shared regions: each histogram's bins, then its locks (XCG), or for a global histogram that
+// combines a warp's equal bins its cache of hot bins, tags then values (Note [A block's cache
+// of hot bins]; `hot_log2_slots` 0: none), every region 16-byte aligned. Returns the bytes
+// they take.
 //
 // Note [Odd strides between shared copies]
 // Lanes of a warp use different copies (thread t takes copy t % M). With an even stride the
@@ -84,7 +99,7 @@ constexpr bool batches_cas_layout(const hist_decision& d, int block_threads, int
 // few distinct bins (RF 63, low-entropy data), conflict 32 ways on it; an odd stride puts
 // that bin of 32 consecutive copies in 32 banks. Dropped when the padding does not fit.
 inline std::size_t lay_out_shared(const hist_list<hist_decision>& plan, const hist_list<hist_shape>& shapes,
-                                  bool odd_strides, hist_list<hist_layout>& layouts) {
+                                  bool odd_strides, int hot_log2_slots, hist_list<hist_layout>& layouts) {
   std::size_t bytes = 0;
   layouts.assign(plan.size(), hist_layout{});
   for (std::size_t h = 0; h < plan.size(); ++h) {
@@ -98,7 +113,11 @@ inline std::size_t lay_out_shared(const hist_list<hist_decision>& plan, const hi
     // their word, and a word shared with the next warp's copy would let one warp's CAS on it
     // race that warp's plain stores (Note [One copy per warp for CAS]).
     if (L.per_warp) L.stride = detail_hist::words_of_bytes(d.H_chk, shapes[h].value_bytes);
-    if (!L.shared) continue;
+    if (!L.shared) {
+      if (d.active && shapes[h].combines_in_warp && hot_log2_slots > 0 && d.H_chk < hot_bins_max_chunk)
+        bytes = lay_out_hot_bins(L, hot_log2_slots, shapes[h].value_bytes, bytes);
+      continue;
+    }
     const std::size_t count = static_cast<std::size_t>(d.M) * static_cast<std::size_t>(L.stride);
     L.shared_bins = static_cast<unsigned>(bytes);
     bytes += detail_hist::align16(count * static_cast<std::size_t>(shapes[h].value_bytes));
@@ -123,7 +142,8 @@ inline std::size_t lay_out_shared(const hist_list<hist_decision>& plan, const hi
 // over 2^20 bins took 30.4 ms by plain atomics, 4.59 ms by the pass kernel, against 2.78 ms for
 // cub::DeviceHistogram::HistogramEven (bench_gpu_sweep); where nothing repeats, the pass kernel
 // pays for its check of the keys: 5e7 updates over 1572864 bins, 0.599 -> 0.606 - 0.612 ms
-// (bench_gpu_hist --class hdw).
+// (bench_gpu_hist --class hdw). The pass's combined updates also go through a block's cache of
+// hot bins (Note [A block's cache of hot bins]): the 2^20 low-entropy bins 0.333 ms on an H200.
 inline bool plain_atomics(const hist_list<hist_decision>& plan, const hist_list<hist_shape>& shapes) {
   bool plain = true;
   for (std::size_t h = 0; h < plan.size(); ++h) {
@@ -177,6 +197,21 @@ inline index_t shared_bins_flushed(const hist_list<hist_decision>& plan, const h
   return bins;
 }
 
+// The caches of hot bins of the plan's global HDW histograms (Note [A block's cache of hot
+// bins]), laid out after the shared copies where they fit and leave `per_sm` blocks resident:
+// a cache is worth less than a block of the pass on each SM.
+template <class BlocksPerSm>
+void add_hot_bins(hist_launch_plan& p, const hist_list<hist_shape>& shapes, bool odd_strides, const hist_limits& lim,
+                  int per_sm, BlocksPerSm& blocks_per_sm) {
+  if (lim.hot_bin_slots_log2 <= 0) return;
+  hist_list<hist_layout> cached;
+  const std::size_t bytes = lay_out_shared(p.histograms, shapes, odd_strides, lim.hot_bin_slots_log2, cached);
+  if (bytes == p.shared_bytes || bytes > static_cast<std::size_t>(lim.shared_per_block_optin)) return;
+  if (std::min(blocks_per_sm(p.kernel, bytes), lim.blocks_per_sm) < per_sm) return;
+  p.layouts = cached;
+  p.shared_bytes = bytes;
+}
+
 // The plan of a pass-kernel run (or of plain atomics) over n elements. blocks_per_sm(kind,
 // shared_bytes) is the occupancy of that kernel at that shared size (the device's answer; a
 // test passes its own).
@@ -191,9 +226,13 @@ hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions,
     p.passes = 1;
     return p;
   }
-  p.shared_bytes = lay_out_shared(p.histograms, shapes, true, p.layouts);
   const auto optin = static_cast<std::size_t>(lim.shared_per_block_optin);
-  if (p.shared_bytes > optin) p.shared_bytes = lay_out_shared(p.histograms, shapes, false, p.layouts);
+  bool odd_strides = true;
+  p.shared_bytes = lay_out_shared(p.histograms, shapes, odd_strides, 0, p.layouts);
+  if (p.shared_bytes > optin) {
+    odd_strides = false;
+    p.shared_bytes = lay_out_shared(p.histograms, shapes, odd_strides, 0, p.layouts);
+  }
   if (p.shared_bytes > optin)
     throw std::logic_error("rune::kernels::histogram: sub-histograms of " + std::to_string(p.shared_bytes) +
                            " bytes exceed the device's " + std::to_string(optin) + " bytes of shared memory per block");
@@ -204,6 +243,7 @@ hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions,
     throw std::logic_error("rune::kernels::histogram: the pass kernel cannot run one block of " +
                            std::to_string(lim.block_threads) + " threads with " + std::to_string(p.shared_bytes) +
                            " bytes of shared memory");
+  add_hot_bins(p, shapes, odd_strides, lim, per_sm, blocks_per_sm);
   const hist_grid g = grid_for(n, index_t(per_sm) * lim.sm_count, lim.block_threads,
                                static_cast<int>(lim.tile / lim.block_threads), shared_bins_flushed(p.histograms, p.layouts));
   const index_t grid = g.grid;

@@ -106,7 +106,8 @@ template <class Policy, class Body> hist_limits limits_of(const device_propertie
           index_t(hist_agent<Policy, Body>::tile),
           Policy::batched_min_bins_per_thread,
           hist_body_cas<Body>(),
-          hist_batches_cas<Body>()};
+          hist_batches_cas<Body>(),
+          Policy::hot_bin_slots_log2};
 }
 
 // The pass kernel of a variant, allowed the device's whole opt-in shared memory.

@@ -261,6 +261,9 @@ struct hist_policy_sm90 {
   // from 48 up (every N = 5e7 layout) faster at both (bench/experiments/2026-11-22-h100-hist-cas-batch.md).
   static constexpr int batched_min_bins_per_thread = 12;
   static constexpr int blocks_per_sm = 2;
+  // A block's cache of hot bins for global-memory HDW histograms (Note [A block's cache of hot
+  // bins]): 1024 slots, 8 - 12 KB of shared memory a block.
+  static constexpr int hot_bin_slots_log2 = 10;
   static constexpr int combine_threads = 256;      // the kernel combining global sub-histograms
   static constexpr int combine_subs_per_thread = 64;
   // Partitioned histograms (Note [Partitioned histograms]): the scatter kernel's blocks and

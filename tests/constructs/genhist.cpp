@@ -7,6 +7,7 @@
 
 #include "support/backends.hpp"
 #include "support/check.hpp"
+#include "support/hist_reference.hpp"
 #include "support/operators.hpp"
 #include "support/random.hpp"
 
@@ -16,14 +17,6 @@ using namespace rune_test;
 namespace {
 // Bin counts from one bin to more bins than the largest input has elements.
 constexpr index_t bin_counts[] = {1, 7, 1000, 100003, 3000000};
-
-template <class T, class Op>
-std::vector<T> reference(index_t bins, const std::vector<std::int32_t>& is, const std::vector<T>& vs, Op op, T ne) {
-  std::vector<T> h(static_cast<std::size_t>(bins), ne);
-  for (std::size_t i = 0; i < is.size(); ++i)
-    if (is[i] >= 0 && is[i] < bins) h[static_cast<std::size_t>(is[i])] = op(h[static_cast<std::size_t>(is[i])], vs[i]);
-  return h;
-}
 }  // namespace
 
 TEST_CASE_TEMPLATE("genhist: counts, with negative and too large indices ignored", B, RUNE_TEST_BACKENDS) {
@@ -34,7 +27,7 @@ TEST_CASE_TEMPLATE("genhist: counts, with negative and too large indices ignored
       // About one index in ten falls outside [0, h), on either side.
       const auto is = random_vector<std::int32_t>(n, -static_cast<std::int32_t>(h / 10 + 2),
                                                   static_cast<std::int32_t>(h + h / 10 + 1));
-      const auto want = reference(h, is, std::vector<int>(is.size(), 1), rune::plus{}, 0);
+      const auto want = hist_reference(h, is, std::vector<int>(is.size(), 1), rune::plus{}, 0);
       const auto got = rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(is), rune::replicate(n, 1)), B{});
       CHECK(got.size() == h);
       RUNE_CHECK_SAME(got.to_vector(), want);
@@ -66,9 +59,9 @@ TEST_CASE_TEMPLATE("genhist: min and max with 64-bit indices computed by a map",
       auto is = rune::map([=] RUNE_FN (rune::index_t i) { return i * 7 % h; }, rune::iota(n));
       const auto a = rune::to_array(vs);
       RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::min{}, INT64_MAX, is, a), B{}).to_vector(),
-                      reference(h, is32, vs, rune::min{}, INT64_MAX));
+                      hist_reference(h, is32, vs, rune::min{}, INT64_MAX));
       RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::max{}, INT64_MIN, is, a), B{}).to_vector(),
-                      reference(h, is32, vs, rune::max{}, INT64_MIN));
+                      hist_reference(h, is32, vs, rune::max{}, INT64_MIN));
     }
   }
 }
@@ -85,7 +78,7 @@ TEST_CASE_TEMPLATE("genhist: argmax per bin (8-byte struct), ties to the smaller
       auto ps = rune::map([] RUNE_FN (std::int32_t v, rune::index_t i) { return argmax32{static_cast<std::int32_t>(i), v}; },
                           rune::to_array(vs), rune::iota(n));
       RUNE_CHECK_SAME(rune::force(rune::genhist(h, argmax32_op{}, argmax32_id, rune::to_array(is), ps), B{}).to_vector(),
-                      reference(h, is, pairs, argmax32_op{}, argmax32_id));
+                      hist_reference(h, is, pairs, argmax32_op{}, argmax32_id));
     }
   }
 }
@@ -104,7 +97,7 @@ template <class B> void check_min_max_per_bin(index_t h) {
     for (std::size_t i = 0; i < vs.size(); ++i) rs[i] = {vs[i], vs[i]};
     auto ps = rune::map([] RUNE_FN (std::int64_t v) { return range_t{v, v}; }, rune::to_array(vs));
     RUNE_CHECK_SAME(rune::force(rune::genhist(h, range_op{}, range_id, rune::to_array(is), ps), B{}).to_vector(),
-                    reference(h, is, rs, range_op{}, range_id));
+                    hist_reference(h, is, rs, range_op{}, range_id));
   }
 }
 }  // namespace
@@ -132,7 +125,7 @@ TEST_CASE_TEMPLATE("genhist: far fewer elements than bins; zero bins", B, RUNE_T
     const auto vs = random_vector<std::int32_t>(n, 1, 100);
     auto mx = [] RUNE_FN (std::int32_t a, std::int32_t b) { return a < b ? b : a; };
     const auto got = rune::force(rune::genhist(h, mx, -1, rune::to_array(is), rune::to_array(vs)), B{});
-    RUNE_CHECK_SAME(got.to_vector(), reference(h, is, vs, mx, -1));
+    RUNE_CHECK_SAME(got.to_vector(), hist_reference(h, is, vs, mx, -1));
     // No bins: every index is out of range, the result is empty.
     CHECK(rune::force(rune::genhist(0, rune::plus{}, 0, rune::to_array(is), rune::to_array(vs)), B{}).size() == 0);
   }
@@ -146,7 +139,7 @@ TEST_CASE_TEMPLATE("genhist(dest, ...): accumulates into dest's values; an lvalu
     const auto init = random_vector<std::int64_t>(h, -50, 50, 11);
     const auto is = random_vector<std::int32_t>(n, -3, h + 3);
     const auto vs = random_vector<std::int64_t>(n, -100, 100);
-    const auto want = reference(h, is, vs, rune::plus{}, std::int64_t{0});
+    const auto want = hist_reference(h, is, vs, rune::plus{}, std::int64_t{0});
     std::vector<std::int64_t> want_total(want.size());
     for (std::size_t j = 0; j < want.size(); ++j) want_total[j] = init[j] + want[j];
 
@@ -165,7 +158,7 @@ TEST_CASE_TEMPLATE("genhist(std::move(dest), ...): updated in place, and only on
   const auto init = random_vector<std::int32_t>(100, 0, 9, 12);
   const auto is = random_vector<std::int32_t>(100000, -5, 104);
   const auto vs = random_vector<std::int32_t>(100000, 0, 3);
-  const auto want_h = reference(100, is, vs, rune::plus{}, 0);
+  const auto want_h = hist_reference(100, is, vs, rune::plus{}, 0);
   std::vector<std::int32_t> want(100);
   for (std::size_t j = 0; j < 100; ++j) want[j] = init[j] + want_h[j];
 

@@ -68,6 +68,41 @@ TEST_CASE("hist launch plan: hardware-atomic histograms at M = 1, S = 1 run the 
   CHECK_FALSE(q.plain);
 }
 
+TEST_CASE("hist launch plan: a cache of hot bins for global histograms that combine, after the shared regions") {
+  kn::hist_limits l = h100_like();
+  l.hot_bin_slots_log2 = 10;
+  // Shared copies of 100 int bins (400 bytes), then the global HDW histogram's 1024 tags
+  // (4096 bytes) and 1024 8-byte values; a global histogram that does not combine (CAS) has none.
+  const kn::hist_launch_plan p =
+      kn::plan_hist_launch(100000, {shared_decision(1, 1, 100), global_decision(1, 2, 5000), global_decision(1, 1, 10)},
+                           {{4, false}, {8, false, true}, {4, false, false}}, l, two_per_sm);
+  REQUIRE(p.layouts.size() == 3);
+  CHECK(p.layouts[0].hot_log2_slots == 0);
+  CHECK(p.layouts[1].hot_log2_slots == 10);
+  CHECK(p.layouts[1].hot_tags == 400);
+  CHECK(p.layouts[1].hot_values == 400 + 4096);
+  CHECK(p.layouts[2].hot_log2_slots == 0);
+  CHECK(p.shared_bytes == 400 + 4096 + 8192);
+  // Where the cache would cost a resident block of the pass, or does not fit, the plan keeps none.
+  const auto fewer_with_more = [](kn::hist_pass_kind, std::size_t bytes) { return bytes > 400 ? 1 : 2; };
+  const kn::hist_launch_plan crowded =
+      kn::plan_hist_launch(100000, {shared_decision(1, 1, 100), global_decision(1, 2, 5000)},
+                           {{4, false}, {8, false, true}}, l, fewer_with_more);
+  CHECK(crowded.layouts[1].hot_log2_slots == 0);
+  CHECK(crowded.shared_bytes == 400);
+  kn::hist_limits tight = l;
+  tight.shared_per_block_optin = 400 + 4096;
+  CHECK(kn::plan_hist_launch(100000, {shared_decision(1, 1, 100), global_decision(1, 2, 5000)},
+                             {{4, false}, {8, false, true}}, tight, two_per_sm)
+            .layouts[1]
+            .hot_log2_slots == 0);
+  // Chunks of 2^32 - 1 bins or more cannot be tagged in 32 bits: no cache.
+  const kn::hist_launch_plan wide =
+      kn::plan_hist_launch(100000, {global_decision(1, 1, kn::hot_bins_max_chunk)}, {{4, false, true}}, l, two_per_sm);
+  CHECK(wide.layouts[0].hot_log2_slots == 0);
+  CHECK(wide.shared_bytes == 0);
+}
+
 TEST_CASE("hist launch plan: shared copies at odd strides, locks after the bins, 16-byte regions") {
   // Three copies of 100 int bins with locks (XCG): stride 101, bins 3 x 101 x 4 = 1212 -> 1216.
   const kn::hist_launch_plan p =
