@@ -8,21 +8,20 @@
 // bin 0 and 1.7% on each bin of one set bit), those atomics still queue at the hot bins' L2
 // slices, one after another: 4.59 – 4.62 ms on an H200 against 0.69 ms for uniform samples
 // (4.67 against 0.80 on the H100). So each block also keeps `slots` bins in shared memory, found
-// by hashing the bin:
-// the first update of a tile that combines (its warp found equal neighbours) to reach an empty
-// slot claims it for its bin (a compare-and-swap on the slot's tag), and every later combined
-// update of that bin in the block adds into the slot with a shared-memory atomic instead. At
-// the block's end each claimed slot goes to the bin with one global atomic. The hot bins are
-// met first, so they hold their slots; a bin whose slot another bin holds goes to global
-// memory as before. Only updates from tiles that combine use it, so uniform data, which never
-// combines, pays the slots' fill and one look at each tag per block, nothing per update.
+// by hashing the bin: the first update of a tile that combines (its warp found equal
+// neighbours) to reach an empty slot claims it for its bin (a compare-and-swap on the slot's
+// tag), and every later combined update of that bin in the block adds into the slot with a
+// shared-memory atomic instead. At the block's end each claimed slot goes to its bin with one
+// global atomic. The hot bins are met first, so they hold their slots; a bin whose slot another
+// bin holds goes to global memory as before. Only updates from tiles that combine use it, so
+// uniform data, which never combines, pays the slots' fill and one look at each tag per block,
+// nothing per update. Fibonacci hashing spreads bins that differ in their high bits (1, 2, 4,
+// ... 2^19) over the slots, where the bin modulo the slots would put them all on slot 0. op is
+// associative and commutative (genhist's contract): where an update is applied does not change
+// the result.
 // H200 (bench/experiments/2026-11-29-h200-hist-hot-bins.md): the low-entropy 2^20 bins 4.6 ->
 // 0.333 ms, 7.5x HistogramEven (0.54x before); uniform samples and bench_gpu_hist's HDW rows
 // within run-to-run noise of the tree without the cache.
-// Fibonacci hashing spreads bins that differ in their high bits (1, 2, 4, ... 2^19) over the
-// slots, where the bin modulo the slots would put them all on slot 0.
-// op is associative and commutative (genhist's contract): where an update is applied does not
-// change the result.
 #include <cstdint>
 
 #include "atomic_update.cuh"

@@ -39,8 +39,9 @@ std::string name_of(const kn::hist_override& o) {
   return std::string(w) + " M=" + std::to_string(o.M) + " S=" + std::to_string(o.S);
 }
 
-// n indices into `bins` bins, each bit of a bin set with probability 1/32 (about half the
-// indices on bin 0, a third on the bins of one set bit), every 97th index outside the bins.
+// n indices into `bins` bins, each bit of a bin set with probability 1/32 (for a power of two
+// of bins, about half the indices on bin 0 and a third on the bins of one set bit), every 97th
+// index outside the bins.
 std::vector<std::int32_t> low_entropy(index_t n, index_t bins, std::uint64_t seed) {
   std::mt19937_64 gen(seed);
   std::vector<std::int32_t> is(static_cast<std::size_t>(n));
@@ -58,10 +59,10 @@ std::vector<std::int32_t> low_entropy(index_t n, index_t bins, std::uint64_t see
 // and the block meets more repeated bins than its cache has slots.
 std::vector<std::int32_t> many_repeated(index_t n, index_t bins, index_t distinct) {
   std::vector<std::int32_t> is(static_cast<std::size_t>(n));
-  for (index_t i = 0; i < n; ++i) is[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i / 4 * 7919) % distinct * (bins / distinct));
+  for (index_t i = 0; i < n; ++i)
+    is[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i / 4 * 7919) % distinct * (bins / distinct));
   return is;
 }
-
 
 // genhist on the GPU along each path == the loop; on a global path the pass kept a cache of
 // 2^10 slots for the histogram.
