@@ -12,6 +12,7 @@
 #include "hist_layout.cuh"
 #include "shared_atomic_update.cuh"
 #include "shared_chunks.cuh"
+#include "swizzled_bins.cuh"
 
 namespace rune::kernels {
 
@@ -40,23 +41,57 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
   const hist_partitioned_updates<Offset>& u;
   unsigned char* shared;
 
-  // Block b takes updates [total·b / grid, total·(b + 1) / grid) of all the partitions'
-  // updates laid end to end, a copy of one partition's bins at a time; within a partition,
-  // warp w reads segments (the partition's run in one tile) w, w + warps, ...
+  // Note [Shares weighted by segments]
+  // Blocks split all the partitions' updates laid end to end, a copy of one partition's bins at
+  // a time, and within a partition warp w walks segments (the partition's run in one tile) w, w
+  // + warps, ..., each a step of its own: a segment costs a warp step beyond its updates. Equal
+  // shares of updates gave the few blocks that took the small partitions of low-entropy data
+  // (2^26 samples of entropy 0.201 over 2^18 bins: about 94% of them in partition 0) most of the
+  // segments, short ones: the SMs were busy 19.5% of the pass's 1.45 ms, against 0.212 ms for
+  // uniform samples (H200, Nsight Compute). So each segment also counts `step` updates, and
+  // block b takes [V·b / grid, V·(b + 1) / grid) of V = updates + step·segments, mapped back
+  // to updates by real_position: those samples over 2^18 and 2^19 bins went from 1.44 and 2.15
+  // ms to 0.51 - 0.54 and 0.56 - 0.57 ms, 2.5x and 3.0x HistogramEven, with bench_gpu_hist's
+  // partitioned rows within 3% either way (bench/experiments/2026-11-29-h200-hist-partition-shares.md).
+  static constexpr index_t step = 32 * items;
+
+  // The last segment g whose weighted start, scanned[g] + g·step, is at most x, and the update
+  // at x: segment g spans [scanned[g] + g·step, scanned[g + 1] + (g + 1)·step), its updates
+  // first, then its step, so the update is monotone in x, 0 at 0 and the total at V. The warp
+  // searches together, 32 probes a round: each round is a dependent load, and a block starts
+  // with two searches over up to 2^16 segments and more.
+  struct position {
+    index_t segment, update;
+  };
+  __device__ position real_position(index_t x, index_t segments) const {
+    const auto lane = static_cast<index_t>(threadIdx.x & 31u);
+    index_t first = 0, last = segments;  // the segment lies in [first, last]
+    while (first < last) {
+      const index_t probe = first + ((last - first) * (lane + 1) + 31) / 32;  // lane 31 probes last
+      const unsigned at_most = __ballot_sync(~0u, u.scanned[probe] + probe * step <= x);  // a prefix of the lanes
+      const int below = __popc(at_most);
+      const index_t new_first = below > 0 ? __shfl_sync(~0u, probe, below - 1) : first;
+      last = below < 32 ? __shfl_sync(~0u, probe, below % 32) - 1 : last;
+      first = new_first;
+    }
+    if (first == segments) return {segments, u.scanned[segments]};
+    const index_t update = u.scanned[first] + (x - u.scanned[first] - first * step);
+    return {first, update < u.scanned[first + 1] ? update : u.scanned[first + 1]};
+  }
+
   __device__ void run() const {
     const int tid = static_cast<int>(threadIdx.x), warp = tid / 32, lane = tid & 31;
     const index_t segments = index_t(u.count) * u.tiles;
-    const index_t total = u.scanned[segments];
-    const index_t lo = total / gridDim.x * blockIdx.x + total % gridDim.x * blockIdx.x / gridDim.x;
-    const index_t hi = total / gridDim.x * (blockIdx.x + 1) + total % gridDim.x * (blockIdx.x + 1) / gridDim.x;
+    const index_t weighted = u.scanned[segments] + segments * step;
+    const auto share_start = [&](index_t b) {
+      return real_position(weighted / gridDim.x * b + weighted % gridDim.x * b / gridDim.x, segments);
+    };
+    const position start = share_start(blockIdx.x);
+    const index_t lo = start.update, hi = share_start(blockIdx.x + 1).update;
     if (lo >= hi) return;
-    // The segment holding update lo: the last g with scanned[g] <= lo.
-    index_t first = 0, last = segments - 1;
-    while (first < last) {
-      const index_t mid = (first + last + 1) / 2;
-      if (u.scanned[mid] <= lo) first = mid;
-      else last = mid - 1;
-    }
+    // The walk starts at the segment holding weighted position lo, at or before the one holding
+    // update lo (the segments between are empty): a segment wholly before lo is skipped.
+    const index_t first = start.segment;
     V* bins = reinterpret_cast<V*>(shared);
     int* locks = reinterpret_cast<int*>(shared + u.shared_locks);
     const V* values = static_cast<const V*>(u.values);
@@ -68,6 +103,7 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
       if (vlo < vhi) {
         const index_t bin0 = index_t(p) * u.chunk;
         const unsigned len = static_cast<unsigned>(t.nbins - bin0 < u.chunk ? t.nbins - bin0 : u.chunk);
+        const unsigned whole = len & ~31u;  // Note [Swizzled partition copies]
         fill_shared_region<threads>(bins, len, t.ne, tid);
         if constexpr (locked) fill_shared_region<threads>(locks, len, 0, tid);
         __syncthreads();
@@ -105,13 +141,17 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
                 }
 #pragma unroll
               for (int e = 0; e < items; ++e)
-                if (v + 32u * e < count) shared_atomic_update(t.op, bins + bin[e], value[e], locks + bin[e]);
+                if (v + 32u * e < count) {
+                  const unsigned at = swizzled_bin(static_cast<unsigned>(bin[e]), whole);
+                  shared_atomic_update(t.op, bins + at, value[e], locks + at);
+                }
             }
           }
         }
         __syncthreads();
-        for_each_non_neutral<threads>(bins, len, t.ne, tid, [&](unsigned b, const V& acc) {
-          atomic_update(t.op, t.bins + bin0 + b, acc, u.global_locks ? u.global_locks + bin0 + b : nullptr);
+        for_each_non_neutral<threads>(bins, len, t.ne, tid, [&](unsigned slot, const V& acc) {
+          const index_t b = bin0 + swizzled_bin(slot, whole);
+          atomic_update(t.op, t.bins + b, acc, u.global_locks ? u.global_locks + b : nullptr);
         });
         __syncthreads();  // the copy is read before the next partition's fill
       }

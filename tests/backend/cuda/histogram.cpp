@@ -109,18 +109,6 @@ void same_on_every_path(Op op, T ne, index_t bins, const std::vector<I>& is, con
   }
 }
 
-// 12 bytes: no hardware atomic, no CAS width: the per-bin lock (XCG).
-struct argmax12 {
-  std::int32_t index, value, pad;
-  friend bool operator==(const argmax12&, const argmax12&) = default;
-};
-struct argmax12_op {
-  RUNE_FN argmax12 operator()(const argmax12& a, const argmax12& b) const {
-    if (a.value != b.value) return a.value > b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-};
-constexpr argmax12 argmax12_id{INT32_MAX, INT32_MIN, 0};
 
 constexpr index_t small_sizes[] = {0, 1, 2, 31, 1000, 4099, 100003};
 

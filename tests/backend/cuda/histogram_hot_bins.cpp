@@ -4,7 +4,9 @@
 // low-entropy indices (most on a few bins, a few outside the bins), more repeated bins than
 // the cache has slots, several passes (chunks that start past bin 0), global sub-histograms,
 // one and several partitions, and the operators and widths of the HDW class. The plan says
-// which histograms keep a cache: global HDW ones, not shared or CAS ones.
+// which histograms keep a cache: global HDW ones, not shared or CAS ones. The same data through
+// the partition pass, whose blocks split the updates by shares weighted by segments and keep
+// swizzled copies, for every atomic class (kernels/agent/hist_partition_pass_agent.cuh).
 #include <cstdint>
 #include <random>
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "support/backends.hpp"
 #include "support/check.hpp"
+#include "support/hist_inputs.hpp"
 #include "support/hist_reference.hpp"
 
 using rune::index_t;
@@ -127,6 +130,30 @@ TEST_CASE("hot bins: partitioned low-entropy counts and int64 sums, a small case
   same_with_hot_bins<int>(rune::plus{}, 0, bins, is, std::vector<int>(is.size(), 1), partitioned);
   same_with_hot_bins<std::int64_t>(rune::plus{}, std::int64_t{0}, bins, is, values_of<std::int64_t>(is.size(), 1000, 12),
                                    partitioned);
+}
+
+TEST_CASE("hot bins: the partition pass's weighted shares and swizzled copies, for CAS, 16-byte CAS and XCG updates") {
+  // Note [Shares weighted by segments], Note [Swizzled partition copies]: low-entropy indices
+  // (small partitions of short segments) and every index on one bin (one partition holds all).
+  const kn::hist_override partitioned[] = {{where::partitioned, 0, 0}, {where::partitioned, 0, 3}};
+  const index_t bins = index_t{1} << 18;
+  for (index_t n : {index_t{37}, index_t{100003}}) {
+    CAPTURE(n);
+    for (const auto& is : {low_entropy(n, bins, 13), std::vector<std::int32_t>(static_cast<std::size_t>(n), 77777)}) {
+      const auto vs = values_of<std::int32_t>(is.size(), 1000, 14);
+      auto counts = values_of<int>(is.size(), 1 << 20, 15);
+      for (auto& c : counts) c = c < 0 ? -c : c;  // saturating sums of non-negative values: any order
+      same_with_hot_bins<int>(saturated24{}, 0, bins, is, counts, partitioned);
+      std::vector<argmax16> wide(is.size());
+      std::vector<argmax12> locked(is.size());
+      for (std::size_t i = 0; i < is.size(); ++i) {
+        wide[i] = {static_cast<std::int64_t>(i), vs[i] % 7, 0};  // many ties: the smaller index wins
+        locked[i] = {static_cast<std::int32_t>(i), vs[i] % 7, 0};
+      }
+      same_with_hot_bins<argmax16>(argmax16_op{}, argmax16_id, bins, is, wide, partitioned);
+      same_with_hot_bins<argmax12>(argmax12_op{}, argmax12_id, bins, is, locked, partitioned);
+    }
+  }
 }
 
 TEST_CASE("hot bins: only global hardware-atomic histograms keep a cache") {

@@ -27,20 +27,6 @@ std::vector<T> reference(index_t bins, const std::vector<I>& is, const std::vect
       h[static_cast<std::size_t>(is[i])] = op(h[static_cast<std::size_t>(is[i])], vs[i]);
   return h;
 }
-
-// 16 bytes: CAS through sm_90's 128-bit atomicCAS (the argmax of the histogram benchmark).
-struct argmax16 {
-  std::int64_t index;
-  std::int32_t value, pad;
-  friend bool operator==(const argmax16&, const argmax16&) = default;
-};
-struct argmax16_op {
-  RUNE_FN argmax16 operator()(const argmax16& a, const argmax16& b) const {
-    if (a.value != b.value) return a.value > b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-};
-constexpr argmax16 argmax16_id{INT64_MAX, INT32_MIN, 0};
 }  // namespace
 
 TEST_CASE("partition_of: the partition and the bin within it are integer division and remainder") {
