@@ -36,6 +36,16 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
   static constexpr int warps = threads / 32;
   static constexpr int items = sizeof(V) > 8 ? Policy::partition_pass_items_wide : Policy::partition_pass_items;
   static constexpr bool locked = atomic_class_of<Op, V>() == atomic_class::xcg;
+  // Note [Reconverged compare-and-swap steps]
+  // A CAS or XCG update is a loop that retries until its word (or lock) is won; the lanes of a
+  // warp leave it at different times, and with nothing to bring them together again the warp
+  // ran its later updates split, one group of lanes after another. The warp steps through a
+  // segment together and meets after each update: H200, bench_gpu_hist's partitioned CAS rows
+  // at RF 63 took 0.66x - 0.94x the time (0.878 -> 0.580 ms at H = 196608), at RF 1 0.96x -
+  // 1.00x, XCG 0.94x - 1.00x. A hardware atomic does not loop, and HDW rows were 1.00x - 1.05x
+  // slower with the meeting, so they go without it
+  // (bench/experiments/2026-11-29-h200-hist-partition-shares.md).
+  static constexpr bool reconverges = atomic_class_of<Op, V>() != atomic_class::hdw;
   static_assert(threads % 32 == 0, "whole warps: each reads segments of its own");
   hist_target<Op, V> t;
   const hist_partitioned_updates<Offset>& u;
@@ -130,7 +140,8 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
             const Offset* seg_bins = u.offsets + (at + a);
             const V* seg_values = values + (at + a);
             const auto count = static_cast<unsigned>(b - a);
-            for (unsigned v = static_cast<unsigned>(lane); v < count; v += 32u * items) {
+            for (unsigned first_of_step = 0; first_of_step < count; first_of_step += 32u * items) {
+              const unsigned v = first_of_step + static_cast<unsigned>(lane);
               Offset bin[items];
               V value[items];
 #pragma unroll
@@ -140,11 +151,13 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
                   value[e] = seg_values[v + 32u * e];
                 }
 #pragma unroll
-              for (int e = 0; e < items; ++e)
+              for (int e = 0; e < items; ++e) {
                 if (v + 32u * e < count) {
                   const unsigned at = swizzled_bin(static_cast<unsigned>(bin[e]), whole);
                   shared_atomic_update(t.op, bins + at, value[e], locks + at);
                 }
+                if constexpr (reconverges) __syncwarp();  // Note [Reconverged compare-and-swap steps]
+              }
             }
           }
         }
