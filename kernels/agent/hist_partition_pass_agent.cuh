@@ -68,8 +68,9 @@ template <class Policy, class Op, class V, class Offset> struct hist_partition_p
   // The last segment g whose weighted start, scanned[g] + g·step, is at most x, and the update
   // at x: segment g spans [scanned[g] + g·step, scanned[g + 1] + (g + 1)·step), its updates
   // first, then its step, so the update is monotone in x, 0 at 0 and the total at V. The warp
-  // searches together, 32 probes a round: each round is a dependent load, and a block starts
-  // with two searches over up to 2^16 segments and more.
+  // searches together, 32 probes a round: a block starts with two searches over all P · tiles
+  // segments, each round a dependent load, and one thread's halvings cost up to 3.5% of the
+  // uniform partitioned rows.
   struct position {
     index_t segment, update;
   };
