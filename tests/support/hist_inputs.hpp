@@ -1,8 +1,7 @@
 #pragma once
-// What the CUDA histogram tests share: the paper's CAS operator (a 24-bit saturated add), argmax
-// over 16-byte (CAS) and 12-byte (XCG) pairs, bin indices spread uniformly, with the paper's
-// race factor of 63, or all on one bin, and a histogram forced on both backends with what the
-// GPU pass ran.
+// What the CUDA histogram tests share: the paper's CAS operator (a 24-bit saturated add), bin
+// indices spread uniformly, with the paper's race factor of 63, or all on one bin, and a
+// histogram forced on both backends with what the GPU pass ran.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -19,33 +18,6 @@ struct saturated24 {
     return s > (1 << 24) - 1 ? (1 << 24) - 1 : s;
   }
 };
-
-// 16 bytes: CAS through sm_90's 128-bit atomicCAS (the argmax of the histogram benchmark).
-struct argmax16 {
-  std::int64_t index;
-  std::int32_t value, pad;
-  friend bool operator==(const argmax16&, const argmax16&) = default;
-};
-struct argmax16_op {
-  RUNE_FN argmax16 operator()(const argmax16& a, const argmax16& b) const {
-    if (a.value != b.value) return a.value > b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-};
-constexpr argmax16 argmax16_id{INT64_MAX, INT32_MIN, 0};
-
-// 12 bytes: no hardware atomic, no CAS width: the per-bin lock (XCG).
-struct argmax12 {
-  std::int32_t index, value, pad;
-  friend bool operator==(const argmax12&, const argmax12&) = default;
-};
-struct argmax12_op {
-  RUNE_FN argmax12 operator()(const argmax12& a, const argmax12& b) const {
-    if (a.value != b.value) return a.value > b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-};
-constexpr argmax12 argmax12_id{INT32_MAX, INT32_MIN, 0};
 
 enum class spread { uniform, rf63, one_bin };
 

@@ -80,17 +80,20 @@ struct lssp_sorted_op {
 RUNE_FN constexpr lssp6 lssp_of(std::int32_t x) { return {1, 1, 1, 1, x, x}; }
 
 // ---- argmax: (index, value), ties go to the smaller index ------------------------------
-// Associative and commutative; 16 bytes, no padding.
+// Associative and commutative, for any pair with `index` and `value` members.
+template <class Pair> struct argmax_of {
+  RUNE_FN constexpr Pair operator()(const Pair& x, const Pair& y) const {
+    return x.value > y.value || (x.value == y.value && x.index < y.index) ? x : y;
+  }
+};
+
+// 16 bytes, no padding: a 128-bit compare-and-swap on sm_90 (CAS class).
 struct argmax_t {
   std::int64_t index, value;
   friend bool operator==(const argmax_t&, const argmax_t&) = default;
 };
 inline constexpr argmax_t argmax_id{INT64_MAX, INT64_MIN};
-struct argmax_op {
-  RUNE_FN constexpr argmax_t operator()(const argmax_t& x, const argmax_t& y) const {
-    return x.value > y.value || (x.value == y.value && x.index < y.index) ? x : y;
-  }
-};
+using argmax_op = argmax_of<argmax_t>;
 
 // The same in 8 bytes: a 64-bit compare-and-swap on the GPU (CAS class); on the CPU its
 // 4-byte alignment is below what std::atomic_ref needs for 8 bytes, so it takes a bin lock.
@@ -99,11 +102,16 @@ struct argmax32 {
   friend bool operator==(const argmax32&, const argmax32&) = default;
 };
 inline constexpr argmax32 argmax32_id{INT32_MAX, INT32_MIN};
-struct argmax32_op {
-  RUNE_FN constexpr argmax32 operator()(const argmax32& x, const argmax32& y) const {
-    return x.value > y.value || (x.value == y.value && x.index < y.index) ? x : y;
-  }
+using argmax32_op = argmax_of<argmax32>;
+
+// The same in 12 bytes: no hardware atomic and no compare-and-swap width on the GPU, so a
+// per-bin lock (XCG class).
+struct argmax12 {
+  std::int32_t index, value, pad;
+  friend bool operator==(const argmax12&, const argmax12&) = default;
 };
+inline constexpr argmax12 argmax12_id{INT32_MAX, INT32_MIN, 0};
+using argmax12_op = argmax_of<argmax12>;
 
 // ---- (min, max) of a bin: commutative, 16 bytes ------------------------------------------
 struct range_t {

@@ -18,6 +18,7 @@
 #include "support/check.hpp"
 #include "support/backends.hpp"
 #include "support/hist_inputs.hpp"
+#include "support/operators.hpp"
 #include "support/random.hpp"
 
 using rune::index_t;
@@ -108,7 +109,6 @@ void same_on_every_path(Op op, T ne, index_t bins, const std::vector<I>& is, con
     RUNE_CHECK_SAME(rune::force(rune::genhist(bins, op, ne, a_is, a_vs), rune::on_gpu, forced).to_vector(), want);
   }
 }
-
 
 constexpr index_t small_sizes[] = {0, 1, 2, 31, 1000, 4099, 100003};
 

@@ -17,6 +17,7 @@
 #include "support/backends.hpp"
 #include "support/check.hpp"
 #include "support/hist_inputs.hpp"
+#include "support/operators.hpp"
 #include "support/hist_reference.hpp"
 
 using rune::index_t;
@@ -144,13 +145,13 @@ TEST_CASE("hot bins: the partition pass's weighted shares and swizzled copies, f
       auto counts = values_of<int>(is.size(), 1 << 20, 15);
       for (auto& c : counts) c = c < 0 ? -c : c;  // saturating sums of non-negative values: any order
       same_with_hot_bins<int>(saturated24{}, 0, bins, is, counts, partitioned);
-      std::vector<argmax16> wide(is.size());
+      std::vector<argmax_t> wide(is.size());
       std::vector<argmax12> locked(is.size());
       for (std::size_t i = 0; i < is.size(); ++i) {
-        wide[i] = {static_cast<std::int64_t>(i), vs[i] % 7, 0};  // many ties: the smaller index wins
+        wide[i] = {static_cast<std::int64_t>(i), vs[i] % 7};  // many ties: the smaller index wins
         locked[i] = {static_cast<std::int32_t>(i), vs[i] % 7, 0};
       }
-      same_with_hot_bins<argmax16>(argmax16_op{}, argmax16_id, bins, is, wide, partitioned);
+      same_with_hot_bins<argmax_t>(argmax_op{}, argmax_id, bins, is, wide, partitioned);
       same_with_hot_bins<argmax12>(argmax12_op{}, argmax12_id, bins, is, locked, partitioned);
     }
   }

@@ -11,6 +11,7 @@
 #include "support/check.hpp"
 #include "support/backends.hpp"
 #include "support/hist_inputs.hpp"
+#include "support/operators.hpp"
 #include "support/random.hpp"
 
 using rune::index_t;
@@ -76,8 +77,8 @@ TEST_CASE("partitioned histogram: 16- and 32-bit bins within a partition, 16-byt
     CAPTURE(h);
     const auto is = random_vector<std::int32_t>(n, -5, static_cast<std::int32_t>(h + 5));
     const auto vs = random_vector<std::int32_t>(n, 0, 20);
-    std::vector<argmax16> pairs(vs.size());
-    for (std::size_t i = 0; i < vs.size(); ++i) pairs[i] = {static_cast<std::int64_t>(i), vs[i], 0};
+    std::vector<argmax_t> pairs(vs.size());
+    for (std::size_t i = 0; i < vs.size(); ++i) pairs[i] = {static_cast<std::int64_t>(i), vs[i]};
     const auto a_is = rune::to_array(is);
     for (index_t parts : {index_t{1}, index_t{2}, index_t{5}}) {
       CAPTURE(parts);
@@ -89,8 +90,8 @@ TEST_CASE("partitioned histogram: 16- and 32-bit bins within a partition, 16-byt
           reference(h, is, vs, rune::plus{}, 0));
       CHECK(ran.histograms[0].partitioned);
       RUNE_CHECK_SAME(
-          rune::force(rune::genhist(h, argmax16_op{}, argmax16_id, a_is, rune::to_array(pairs)), rune::on_gpu, forced).to_vector(),
-          reference(h, is, pairs, argmax16_op{}, argmax16_id));
+          rune::force(rune::genhist(h, argmax_op{}, argmax_id, a_is, rune::to_array(pairs)), rune::on_gpu, forced).to_vector(),
+          reference(h, is, pairs, argmax_op{}, argmax_id));
     }
   }
 }
