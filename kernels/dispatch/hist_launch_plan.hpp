@@ -174,6 +174,9 @@ inline hist_pass_kind pass_kernel_for(const hist_list<hist_decision>& plan, cons
 // to one, so that the grid reaches the resident blocks. Every block also clears and flushes its
 // shared copies, so the grid grows only while the bins the blocks flush stay within the
 // elements (blocks x flushed bins <= n): a small n over many shared bins keeps its tiles.
+// Rounding the items down can leave more steps than resident blocks (1019904 updates: 332 steps
+// of 3 items for 264 blocks); rounding up to one step a block measured the same on the H100
+// (bench/experiments/2026-11-29-h100-rerun.md), so the formula stays.
 struct hist_grid {
   index_t grid = 0;
   int items_per_step = 0;
