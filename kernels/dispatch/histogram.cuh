@@ -33,6 +33,7 @@
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
 #include "../runtime/dynamic_shared.hpp"
+#include "../runtime/occupancy.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "../tuning/policies.hpp"
 #include "for_each_index.cuh"
@@ -381,11 +382,8 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
   }
 
   const auto occupancy = [&](hist_pass_kind kind, std::size_t shared_bytes) {
-    int per_sm = 0;
-    RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, detail_hist::pass_kernel<Policy, Body>(kind, props.shared_per_block_optin), Policy::block_threads,
-        shared_bytes));
-    return per_sm;
+    const auto kernel = detail_hist::pass_kernel<Policy, Body>(kind, props.shared_per_block_optin);
+    return blocks_per_sm_at(reinterpret_cast<const void*>(kernel), Policy::block_threads, shared_bytes);
   };
   const hist_launch_plan p = plan_hist_launch(n, hist_list<hist_decision>(decided.begin(), decided.end()), shapes,
                                               detail_hist::limits_of<Policy, Body>(props), occupancy);

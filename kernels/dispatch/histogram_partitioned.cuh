@@ -18,6 +18,7 @@
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
 #include "../runtime/dynamic_shared.hpp"
+#include "../runtime/occupancy.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "exclusive_sum.cuh"
 #include "hist_buffers.hpp"
@@ -73,8 +74,7 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
                            " bytes of shared memory per block");
   const auto pass_kernel =
       with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(props.shared_per_block_optin);
-  int per_sm = 0;
-  RUNE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass_kernel, Policy::block_threads, shared_bytes));
+  const int per_sm = blocks_per_sm_at(reinterpret_cast<const void*>(pass_kernel), Policy::block_threads, shared_bytes);
   if (per_sm < 1)
     throw std::logic_error("rune::kernels::histogram: the partition pass cannot run one block of " +
                            std::to_string(Policy::block_threads) + " threads with " + std::to_string(shared_bytes) +
