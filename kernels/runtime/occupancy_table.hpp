@@ -23,16 +23,18 @@ class occupancy_table {
 
   // The kept answer for key, or -1.
   int find(const occupancy_key& key) {
+    const std::size_t home = home_of(key);
     const std::lock_guard<std::mutex> lock(mutex_);
-    for (std::size_t k = 0; k < slots && slot(key, k).key.kernel; ++k)
-      if (slot(key, k).key == key) return slot(key, k).per_sm;
+    for (std::size_t k = 0; k < slots && table_[(home + k) % slots].key.kernel; ++k)
+      if (table_[(home + k) % slots].key == key) return table_[(home + k) % slots].per_sm;
     return -1;
   }
   // Keeps per_sm for key in its first free slot, unless the table is full or holds it already.
   void keep(const occupancy_key& key, int per_sm) {
+    const std::size_t home = home_of(key);
     const std::lock_guard<std::mutex> lock(mutex_);
     for (std::size_t k = 0; k < slots; ++k) {
-      entry& e = slot(key, k);
+      entry& e = table_[(home + k) % slots];
       if (e.key == key) return;  // another thread kept it meanwhile
       if (!e.key.kernel) {
         e = {key, per_sm};
@@ -49,13 +51,13 @@ class occupancy_table {
   std::array<entry, slots> table_{};
   std::mutex mutex_;
 
-  // The k-th slot probed for key.
-  entry& slot(const occupancy_key& key, std::size_t k) {
+  // The first slot probed for key; the probe then walks on from it.
+  static std::size_t home_of(const occupancy_key& key) {
     const std::uint64_t mixed = (reinterpret_cast<std::uintptr_t>(key.kernel) >> 4) ^
                                 (key.dynamic_shared * 0x9e3779b97f4a7c15ull) ^
                                 (static_cast<std::uint64_t>(key.device) << 40) ^
                                 static_cast<std::uint64_t>(key.block_threads);
-    return table_[static_cast<std::size_t>((mixed + k) % slots)];
+    return static_cast<std::size_t>(mixed % slots);
   }
 };
 

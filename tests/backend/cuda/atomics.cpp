@@ -7,9 +7,13 @@
 
 #include "support/backends.hpp"
 #include "support/hist_inputs.hpp"
+#include "support/operators.hpp"
 #include "support/random.hpp"
 
 namespace {
+using rune_test::argmax_of;
+using rune_test::saturated24;
+
 // 16 bytes: the 128-bit atomicCAS (CAS class on sm_90). With `extra`, 24 bytes: no CAS width
 // fits, so the per-bin lock (XCG).
 struct argmax {
@@ -23,15 +27,8 @@ struct argmax24 {
   std::int32_t pad;
   std::int64_t extra;
 };
-struct argmax_op {
-  template <class A> RUNE_FN A operator()(const A& a, const A& b) const {
-    if (a.value != b.value) return a.value > b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-};
-static_assert(rune::kernels::atomic_class_of<argmax_op, argmax>() == rune::kernels::atomic_class::cas);
-static_assert(rune::kernels::atomic_class_of<argmax_op, argmax24>() == rune::kernels::atomic_class::xcg);
-using rune_test::saturated24;
+static_assert(rune::kernels::atomic_class_of<argmax_of<argmax>, argmax>() == rune::kernels::atomic_class::cas);
+static_assert(rune::kernels::atomic_class_of<argmax_of<argmax24>, argmax24>() == rune::kernels::atomic_class::xcg);
 
 template <class T, class Op> void same_on_both(Op op, T ne, rune::index_t n, rune::index_t bins, T lo, T hi) {
   auto is = rune::to_array(rune_test::random_vector<int>(n, -3, static_cast<int>(bins) + 3, 11));
@@ -68,7 +65,7 @@ template <class A> void check_argmax() {
   auto vals = rune::to_array(rune_test::random_vector<int>(n, 0, 50, 4));  // many ties
   auto pairs = rune::map([] RUNE_FN (rune::index_t i, int v) { return A{i, static_cast<float>(v), 0}; },
                          rune::iota(n), vals);
-  auto h = rune::genhist(37, argmax_op{}, A{-1, -1.0f, 0}, bins, pairs);
+  auto h = rune::genhist(37, argmax_of<A>{}, A{-1, -1.0f, 0}, bins, pairs);
   const auto gpu = rune::force(h, rune::on_gpu).to_vector();
   const auto cpu = rune::force(h, rune::on_cpu).to_vector();
   for (std::size_t b = 0; b < cpu.size(); ++b) {
