@@ -1,0 +1,12 @@
+# Shell helpers of bench/compile/measure and measure-change (sourced).
+# seconds CMD...: the wall seconds CMD took; a CMD that fails stops the measurement, so that the
+# time of a compile error is never reported as a compile time.
+seconds() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null || { echo "bench/compile: failed: $*" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  awk "BEGIN { print $t1 - $t0 }"
+}
+# median: the median of the numbers on standard input, one a line.
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

@@ -1,0 +1,181 @@
+// Where the host time of two small forces goes, step by step, beside the peers' calls: a
+// histogram counted with plus then clamped to 255 (Parboil's histo as a user of plain atomics
+// writes it: 1e6 uniform pixels into 996 x 1024 bins), and a map of 2^16 floats written into
+// its previous result.
+//   bench_gpu_force_host_parts [--csv file]
+// Host microseconds (median of 2000 calls after 200 warm-ups, std::chrono::steady_clock), one
+// non-blocking stream; every 64 calls, outside the timing, the stream drains. Each step is
+// called alone; the steps overlap inside a force, so they are a guide to what costs, not a sum.
+// Last, the GPU's time from the first enqueue to the end of the work (CUDA events, median of
+// 200), forces against peers, alternating.
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
+#include <thrust/transform.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rune/rune.hpp>
+
+#include "timing.cuh"
+
+namespace {
+
+constexpr int bins = 996 * 1024;
+constexpr long long pixels_n = 1000000;
+constexpr long long map_n = 1 << 16;
+
+__global__ void empty_kernel() {}
+
+__global__ void count_pixels(const std::uint32_t* image, long long n, unsigned* counts) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    if (image[i] < static_cast<std::uint32_t>(bins)) atomicAdd(&counts[image[i]], 1u);
+}
+
+struct clamp_to_255 {
+  __host__ __device__ std::uint8_t operator()(int c) const { return static_cast<std::uint8_t>(c < 255 ? c : 255); }
+  __host__ __device__ std::uint8_t operator()(unsigned c) const { return static_cast<std::uint8_t>(c < 255 ? c : 255); }
+};
+struct affine_f {
+  __host__ __device__ float operator()(float x) const { return 2 * x + 1; }
+};
+
+struct row {
+  std::string what;
+  double value;
+};
+
+// Milliseconds on the GPU from before the first enqueue to after the last, median of `runs`.
+template <class F> double gpu_ms(cudaStream_t s, F&& f, int runs = 200) {
+  cudaEvent_t a, b;
+  RUNE_CUDA_CHECK(cudaEventCreate(&a));
+  RUNE_CUDA_CHECK(cudaEventCreate(&b));
+  std::vector<double> ms;
+  for (int r = 0; r < runs + 10; ++r) {
+    RUNE_CUDA_CHECK(cudaEventRecord(a, s));
+    f();
+    RUNE_CUDA_CHECK(cudaEventRecord(b, s));
+    RUNE_CUDA_CHECK(cudaEventSynchronize(b));
+    float t = 0;
+    RUNE_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+    if (r >= 10) ms.push_back(t);
+  }
+  RUNE_CUDA_CHECK(cudaEventDestroy(a));
+  RUNE_CUDA_CHECK(cudaEventDestroy(b));
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  FILE* csv = nullptr;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--csv" && (csv = std::fopen(argv[i + 1], "w"))) std::fprintf(csv, "step,value\n");
+  cudaStream_t s;
+  RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const rune::cuda_executor on{s};
+  const auto policy = thrust::cuda::par_nosync.on(s);
+
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<std::uint32_t> bin(0, bins - 1);
+  std::vector<std::uint32_t> image(pixels_n);
+  for (auto& p : image) p = bin(rng);
+  std::vector<std::uint8_t> want(bins, 0);
+  for (std::uint32_t p : image)
+    if (want[p] < 255) ++want[p];
+  std::vector<float> floats(map_n);
+  for (long long i = 0; i < map_n; ++i) floats[static_cast<std::size_t>(i)] = static_cast<float>(i % 977);
+
+  const auto pixels = rune::to_array(image);
+  const auto xs = rune::to_array(floats);
+  unsigned* peer_counts = nullptr;
+  std::uint8_t* peer_clamped = nullptr;
+  float* peer_ys = nullptr;
+  RUNE_CUDA_CHECK(cudaMalloc(&peer_counts, bins * sizeof(unsigned)));
+  RUNE_CUDA_CHECK(cudaMalloc(&peer_clamped, bins));
+  RUNE_CUDA_CHECK(cudaMalloc(&peer_ys, map_n * sizeof(float)));
+
+  const auto counts = rune::genhist(bins, rune::plus{}, 0, pixels, rune::replicate(pixels.size(), 1));
+  const auto clamped = rune::map(clamp_to_255{}, counts);
+  rune::array<std::uint8_t> counted = rune::force(clamped, on);
+  const rune::array<int> counts_only = rune::force(counts, on);
+  rune::array<float> ys = rune::force(rune::map(affine_f{}, xs), on);
+
+  const auto peer_histo = [&] {
+    thrust::fill_n(policy, peer_counts, bins, 0u);
+    count_pixels<<<1056, 256, 0, s>>>(pixels.data(), pixels_n, peer_counts);
+    RUNE_CUDA_CHECK(cudaGetLastError());
+    thrust::transform(policy, peer_counts, peer_counts + bins, peer_clamped, clamp_to_255{});
+  };
+  const auto rune_histo = [&] { counted = rune::force(clamped, on, rune::into(std::move(counted))); };
+  const auto peer_map = [&] { thrust::transform(policy, xs.data(), xs.data() + map_n, peer_ys, affine_f{}); };
+  const auto rune_map = [&] { ys = rune::force(rune::map(affine_f{}, xs), on, rune::into(std::move(ys))); };
+
+  std::vector<row> rows;
+  int calls = 0;
+  const auto drain = [&] {
+    if (++calls % 64 == 0) RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  };
+  const auto host_us = [&](const std::string& what, auto&& f) {
+    rows.push_back({what + " (host us)", bench::median_host_us(f, drain, 2000, 200)});
+    RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  };
+
+  host_us("histo: rune counts + clamp, into the previous result", rune_histo);
+  host_us("histo: rune counts + clamp, a new result", [&] { counted = rune::force(clamped, on); });
+  host_us("histo: peer fill + atomicAdd kernel + thrust::transform", peer_histo);
+  host_us("histo: rune genhist alone", [&] { (void)rune::force(counts, on); });
+  host_us("histo: rune clamp of finished counts alone", [&] { (void)rune::force(rune::map(clamp_to_255{}, counts_only), on); });
+  host_us("histo: peer thrust::fill_n alone", [&] { thrust::fill_n(policy, peer_counts, bins, 0u); });
+  host_us("histo: kernels::fill of the bins alone", [&] {
+    rune::kernels::fill(peer_counts, bins, 0u, s);
+  });
+  host_us("map 2^16 f32: rune into the previous result", rune_map);
+  host_us("map 2^16 f32: thrust::transform", peer_map);
+  host_us("an empty kernel's launch", [&] {
+    empty_kernel<<<1, 32, 0, s>>>();
+    RUNE_CUDA_CHECK(cudaGetLastError());
+  });
+  host_us("choose_backend", [&] { (void)rune::detail::choose_backend(false, true, "rune::force"); });
+  host_us("cuda::backend constructed and destroyed", [&] {
+    rune::detail::cuda::backend be(rune::detail::cuda::settings_of(on));
+  });
+  host_us("device_allocate(4 MB) and its stream-ordered free", [&] { (void)rune::kernels::device_allocate(4 << 20, s); });
+  host_us("capturing (cudaStreamIsCapturing)", [&] { (void)rune::kernels::capturing(s); });
+  host_us("device_of_stream", [&] { (void)rune::kernels::device_of_stream(s); });
+
+  for (int round = 0; round < 2; ++round) {
+    rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", gpu_ms(s, rune_histo)});
+    rows.push_back({"histo: peer fill + atomics + clamp (GPU ms)", gpu_ms(s, peer_histo)});
+    rows.push_back({"map 2^16 f32: rune into the previous result (GPU ms)", gpu_ms(s, rune_map)});
+    rows.push_back({"map 2^16 f32: thrust::transform (GPU ms)", gpu_ms(s, peer_map)});
+  }
+
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<std::uint8_t> peer_result(bins);
+  RUNE_CUDA_CHECK(cudaMemcpy(peer_result.data(), peer_clamped, bins, cudaMemcpyDeviceToHost));
+  std::vector<float> peer_map_result(map_n);
+  RUNE_CUDA_CHECK(cudaMemcpy(peer_map_result.data(), peer_ys, map_n * sizeof(float), cudaMemcpyDeviceToHost));
+  const bool ok = counted.to_vector() == want && peer_result == want && ys.to_vector() == peer_map_result;
+
+  std::printf("%-72s %10s\n", "step", "median");
+  for (const auto& r : rows) {
+    std::printf("%-72s %10.4f\n", r.what.c_str(), r.value);
+    if (csv) std::fprintf(csv, "%s,%.5f\n", bench::csv_field(r.what.c_str()).c_str(), r.value);
+  }
+  if (csv) std::fclose(csv);
+  counted = {};
+  ys = {};
+  RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
+  RUNE_CUDA_CHECK(cudaFree(peer_counts));
+  RUNE_CUDA_CHECK(cudaFree(peer_clamped));
+  RUNE_CUDA_CHECK(cudaFree(peer_ys));
+  std::printf("%s\n", ok ? "rune's and the peers' results equal the sequential ones" : "MISMATCH");
+  return ok ? 0 : 1;
+}
