@@ -14,6 +14,7 @@
 #include <tbb/global_control.h>
 #endif
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -52,7 +53,10 @@ void omp_histogram(const int* x, int* bins, long long n) {
   }
 }
 
-long long omp_filter(const int* x, int* out, long long n) {
+// The OpenMP filter a programmer writes: each thread counts its chunk's kept elements (x > 0),
+// the counts become offsets, then write(b, e, at, end) writes the chunk's kept elements into
+// out[at, end).
+template <class Write> long long omp_filter_with(const int* x, long long n, Write&& write) {
   std::vector<long long> count(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
 #pragma omp parallel
   {
@@ -64,11 +68,29 @@ long long omp_filter(const int* x, int* out, long long n) {
 #pragma omp barrier
 #pragma omp single
     for (int k = 1; k <= nt; ++k) count[static_cast<std::size_t>(k)] += count[static_cast<std::size_t>(k) - 1];
-    long long at = count[static_cast<std::size_t>(t)];
-    for (long long i = b; i < e; ++i)
-      if (x[i] > 0) out[at++] = x[i];
+    write(b, e, count[static_cast<std::size_t>(t)], count[static_cast<std::size_t>(t) + 1]);
   }
   return count.back();
+}
+
+// With a branch on the kept test, as most would write it.
+long long omp_filter(const int* x, int* out, long long n) {
+  return omp_filter_with(x, n, [&](long long b, long long e, long long at, long long) {
+    for (long long i = b; i < e; ++i)
+      if (x[i] > 0) out[at++] = x[i];
+  });
+}
+
+// With the test out of the branch, as a programmer who knows the data is kept at random writes
+// it: every element goes to the next slot, which advances only for a kept one; a thread stops
+// once its slots are full.
+long long omp_filter_branchless(const int* x, int* out, long long n) {
+  return omp_filter_with(x, n, [&](long long b, long long e, long long at, long long end) {
+    for (long long i = b; i < e && at < end; ++i) {
+      out[at] = x[i];
+      at += x[i] > 0;
+    }
+  });
 }
 
 long long omp_sum(const int* x, long long n) {
@@ -98,8 +120,17 @@ int main(int argc, char** argv) {
   rows.measure("histogram 256 bins", [&] {
     (void)rune::force(rune::genhist(256, rune::plus{}, 0, rune::map(low_byte{}, xs), rune::map(one{}, xs)), rune::on_cpu);
   }, [&] { omp_histogram(x, bins.data(), n); });
-  rows.measure("filter (keeps half)", [&] { (void)rune::force(rune::filter(positive{}, xs), rune::on_cpu); },
-          [&] { (void)omp_filter(x, out.data(), n); });
+  rune::array<int> kept;
+  long long peer_kept = 0;
+  const auto kept_same = [&] {
+    const std::vector<int> k = kept.to_vector();
+    return static_cast<long long>(k.size()) == peer_kept && std::equal(k.begin(), k.end(), out.begin());
+  };
+  rows.measure("filter (keeps half)", [&] { kept = rune::force(rune::filter(positive{}, xs), rune::on_cpu); },
+          [&] { peer_kept = omp_filter(x, out.data(), n); }, kept_same);
+  rows.measure("filter (branchless peer)", [&] { kept = rune::force(rune::filter(positive{}, xs), rune::on_cpu); },
+          [&] { peer_kept = omp_filter_branchless(x, out.data(), n); }, kept_same);
+  kept = {};
   rows.measure("reduce", [&] { (void)rune::force(rune::reduce(rune::plus{}, 0LL, xs), rune::on_cpu); },
           [&] { (void)omp_sum(x, n); });
 #if defined(RUNE_BENCH_WITH_TBB)

@@ -1,7 +1,7 @@
 // Where the host time of two small forces goes, step by step, beside the peers' calls: a
 // histogram counted with plus then clamped to 255 (Parboil's histo as a user of plain atomics
 // writes it: 1e6 uniform pixels into 996 x 1024 bins), and a map of 2^16 floats written into
-// its previous result.
+// its previous result, its input uploaded by to_array or made on the force's stream.
 //   bench_gpu_force_host_parts [--csv file]
 // Host microseconds (median of 2000 calls after 200 warm-ups, std::chrono::steady_clock), one
 // non-blocking stream; every 64 calls, outside the timing, the stream drains. Each step is
@@ -43,6 +43,9 @@ struct clamp_to_255 {
 };
 struct affine_f {
   __host__ __device__ float operator()(float x) const { return 2 * x + 1; }
+};
+struct same_f {
+  __host__ __device__ float operator()(float x) const { return x; }
 };
 
 struct row {
@@ -116,6 +119,14 @@ int main(int argc, char** argv) {
   const auto rune_histo = [&] { counted = rune::force(clamped, on, rune::into(std::move(counted))); };
   const auto peer_map = [&] { thrust::transform(policy, xs.data(), xs.data() + map_n, peer_ys, affine_f{}); };
   const auto rune_map = [&] { ys = rune::force(rune::map(affine_f{}, xs), on, rune::into(std::move(ys))); };
+  // The same input made by a force on the stream itself: to_array uploads on the legacy default
+  // stream, so a force on another stream marks it as used there each time (Note [Memory used
+  // on other streams]); an array of the force's own stream needs no mark.
+  const rune::array<float> xs_here = rune::force(rune::map(same_f{}, xs), on);
+  rune::array<float> ys_here = rune::force(rune::map(affine_f{}, xs_here), on);
+  const auto rune_map_here = [&] {
+    ys_here = rune::force(rune::map(affine_f{}, xs_here), on, rune::into(std::move(ys_here)));
+  };
 
   std::vector<row> rows;
   int calls = 0;
@@ -137,6 +148,7 @@ int main(int argc, char** argv) {
     rune::kernels::fill(peer_counts, bins, 0u, s);
   });
   host_us("map 2^16 f32: rune into the previous result", rune_map);
+  host_us("map 2^16 f32: rune, its input made on the force's stream", rune_map_here);
   host_us("map 2^16 f32: thrust::transform", peer_map);
   host_us("an empty kernel's launch", [&] {
     empty_kernel<<<1, 32, 0, s>>>();
@@ -154,6 +166,7 @@ int main(int argc, char** argv) {
     rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", gpu_ms(s, rune_histo)});
     rows.push_back({"histo: peer fill + atomics + clamp (GPU ms)", gpu_ms(s, peer_histo)});
     rows.push_back({"map 2^16 f32: rune into the previous result (GPU ms)", gpu_ms(s, rune_map)});
+    rows.push_back({"map 2^16 f32: rune, its input made on the force's stream (GPU ms)", gpu_ms(s, rune_map_here)});
     rows.push_back({"map 2^16 f32: thrust::transform (GPU ms)", gpu_ms(s, peer_map)});
   }
 
@@ -162,7 +175,8 @@ int main(int argc, char** argv) {
   RUNE_CUDA_CHECK(cudaMemcpy(peer_result.data(), peer_clamped, bins, cudaMemcpyDeviceToHost));
   std::vector<float> peer_map_result(map_n);
   RUNE_CUDA_CHECK(cudaMemcpy(peer_map_result.data(), peer_ys, map_n * sizeof(float), cudaMemcpyDeviceToHost));
-  const bool ok = counted.to_vector() == want && peer_result == want && ys.to_vector() == peer_map_result;
+  const bool ok = counted.to_vector() == want && peer_result == want && ys.to_vector() == peer_map_result &&
+                  ys_here.to_vector() == peer_map_result;
 
   std::printf("%-72s %10s\n", "step", "median");
   for (const auto& r : rows) {
@@ -172,6 +186,7 @@ int main(int argc, char** argv) {
   if (csv) std::fclose(csv);
   counted = {};
   ys = {};
+  ys_here = {};
   RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
   RUNE_CUDA_CHECK(cudaFree(peer_counts));
   RUNE_CUDA_CHECK(cudaFree(peer_clamped));

@@ -35,6 +35,30 @@ TEST_CASE_TEMPLATE("filter: keeping none and keeping all", B, RUNE_TEST_BACKENDS
   }
 }
 
+// The CPU backend writes a range that keeps few or nearly all of its elements with a branch
+// and any other range without one (Note [Kept elements written without a branch]): here the
+// first third keeps one element in 64, the middle third about half at random, the last third
+// all but one in 64, so that the threads' ranges take both loops, and a range that straddles
+// two thirds mixes them.
+TEST_CASE_TEMPLATE("filter: sparse, random and dense stretches of one array", B, RUNE_TEST_BACKENDS) {
+  for (index_t n : sizes) {
+    CAPTURE(n);
+    const auto noise = random_vector<std::int32_t>(n, 0, 1);
+    std::vector<std::int32_t> xs(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      const bool kept = i < n / 3 ? i % 64 == 0 : i < 2 * n / 3 ? noise[k] == 1 : i % 64 != 0;
+      xs[k] = kept ? static_cast<std::int32_t>(i % 1000) + 1 : -static_cast<std::int32_t>(i % 1000) - 1;
+    }
+    std::vector<std::int32_t> want;
+    for (auto x : xs)
+      if (x > 0) want.push_back(x);
+    const auto got = rune::force(rune::filter([] RUNE_FN (std::int32_t x) { return x > 0; }, rune::to_array(xs)), B{});
+    CHECK(got.size() == static_cast<index_t>(want.size()));
+    RUNE_CHECK_SAME(got.to_vector(), want);
+  }
+}
+
 TEST_CASE_TEMPLATE("filter: of a map, with a predicate returning an int", B, RUNE_TEST_BACKENDS) {
   for (index_t n : sizes) {
     CAPTURE(n);
