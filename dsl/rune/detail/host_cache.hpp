@@ -12,7 +12,10 @@
 // large blocks that came from the system, counters::reused_host_bytes those that came from the
 // cache, so a test can check that a second force of a pipeline takes nothing new from the
 // system. Smaller blocks (per-thread partials, carries) go to the C++ allocator, whose own free
-// lists recycle them.
+// lists recycle them. `min_cached` is 64 KiB, under glibc's 128 KiB above which the allocator
+// takes blocks from the system and gives them back on free: with 1 MiB, a map of 1e5 int32
+// forced into a new array took 98 - 111 us, faulting in its 400 KB every time, against 6 - 9 us
+// from the cache (bench/experiments/2026-12-01-cpu-map-blocks.md).
 #include <cstddef>
 #include <cstdlib>
 #include <map>
@@ -27,7 +30,7 @@ namespace rune::detail {
 
 class host_cache {
  public:
-  static constexpr std::size_t min_cached = std::size_t{1} << 20;
+  static constexpr std::size_t min_cached = std::size_t{64} << 10;
 
   static host_cache& instance() {
     // Never destroyed: arrays held by other statics may be freed after main returns, and their
