@@ -1,4 +1,6 @@
-# Shell helpers of bench/compile/measure and measure-change (sourced).
+# What bench/compile/measure, measure-change and phases share (sourced).
+# nvcc_flags: the flags a user's build would pass, -O3 for sm_90.
+nvcc_flags="-O3 -std=c++20 -arch=sm_90 --extended-lambda -Xcompiler=-fopenmp"
 # seconds CMD...: the wall seconds CMD took; a CMD that fails stops the measurement, so that the
 # time of a compile error is never reported as a compile time.
 seconds() {

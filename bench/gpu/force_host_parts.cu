@@ -6,8 +6,8 @@
 // Host microseconds (median of 2000 calls after 200 warm-ups, std::chrono::steady_clock), one
 // non-blocking stream; every 64 calls, outside the timing, the stream drains. Each step is
 // called alone; the steps overlap inside a force, so they are a guide to what costs, not a sum.
-// Last, the GPU's time from the first enqueue to the end of the work (CUDA events, median of
-// 200), forces against peers, alternating.
+// Last, the GPU's time from the first enqueue to the end of the work (CUDA events on the stream,
+// bench::median_ms: median of 200 after 10 warm-ups), forces against peers, alternating.
 #include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/transform.h>
@@ -52,27 +52,6 @@ struct row {
   std::string what;
   double value;
 };
-
-// Milliseconds on the GPU from before the first enqueue to after the last, median of `runs`.
-template <class F> double gpu_ms(cudaStream_t s, F&& f, int runs = 200) {
-  cudaEvent_t a, b;
-  RUNE_CUDA_CHECK(cudaEventCreate(&a));
-  RUNE_CUDA_CHECK(cudaEventCreate(&b));
-  std::vector<double> ms;
-  for (int r = 0; r < runs + 10; ++r) {
-    RUNE_CUDA_CHECK(cudaEventRecord(a, s));
-    f();
-    RUNE_CUDA_CHECK(cudaEventRecord(b, s));
-    RUNE_CUDA_CHECK(cudaEventSynchronize(b));
-    float t = 0;
-    RUNE_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-    if (r >= 10) ms.push_back(t);
-  }
-  RUNE_CUDA_CHECK(cudaEventDestroy(a));
-  RUNE_CUDA_CHECK(cudaEventDestroy(b));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 }  // namespace
 
@@ -163,11 +142,11 @@ int main(int argc, char** argv) {
   host_us("device_of_stream", [&] { (void)rune::kernels::device_of_stream(s); });
 
   for (int round = 0; round < 2; ++round) {
-    rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", gpu_ms(s, rune_histo)});
-    rows.push_back({"histo: peer fill + atomics + clamp (GPU ms)", gpu_ms(s, peer_histo)});
-    rows.push_back({"map 2^16 f32: rune into the previous result (GPU ms)", gpu_ms(s, rune_map)});
-    rows.push_back({"map 2^16 f32: rune, its input made on the force's stream (GPU ms)", gpu_ms(s, rune_map_here)});
-    rows.push_back({"map 2^16 f32: thrust::transform (GPU ms)", gpu_ms(s, peer_map)});
+    rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", bench::median_ms(rune_histo, 200, 10, s)});
+    rows.push_back({"histo: peer fill + atomics + clamp (GPU ms)", bench::median_ms(peer_histo, 200, 10, s)});
+    rows.push_back({"map 2^16 f32: rune into the previous result (GPU ms)", bench::median_ms(rune_map, 200, 10, s)});
+    rows.push_back({"map 2^16 f32: rune, its input made on the force's stream (GPU ms)", bench::median_ms(rune_map_here, 200, 10, s)});
+    rows.push_back({"map 2^16 f32: thrust::transform (GPU ms)", bench::median_ms(peer_map, 200, 10, s)});
   }
 
   RUNE_CUDA_CHECK(cudaStreamSynchronize(s));

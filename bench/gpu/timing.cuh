@@ -14,8 +14,8 @@
 namespace bench {
 
 // Median milliseconds of `runs` timed calls of f after `warmup` untimed ones. f must leave
-// its work enqueued on the default stream (or synchronize itself).
-template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3) {
+// its work enqueued on `stream` (the default stream unless given), or synchronize itself.
+template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3, cudaStream_t stream = 0) {
   for (int i = 0; i < warmup; ++i) f();
   RUNE_CUDA_CHECK(cudaDeviceSynchronize());
   cudaEvent_t start, stop;
@@ -23,9 +23,9 @@ template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3) {
   RUNE_CUDA_CHECK(cudaEventCreate(&stop));
   std::vector<double> ms;
   for (int i = 0; i < runs; ++i) {
-    RUNE_CUDA_CHECK(cudaEventRecord(start));
+    RUNE_CUDA_CHECK(cudaEventRecord(start, stream));
     f();
-    RUNE_CUDA_CHECK(cudaEventRecord(stop));
+    RUNE_CUDA_CHECK(cudaEventRecord(stop, stream));
     RUNE_CUDA_CHECK(cudaEventSynchronize(stop));
     float t = 0;
     RUNE_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
