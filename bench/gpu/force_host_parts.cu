@@ -7,7 +7,9 @@
 // non-blocking stream; every 64 calls, outside the timing, the stream drains. Each step is
 // called alone; the steps overlap inside a force, so they are a guide to what costs, not a sum.
 // Last, the GPU's time from the first enqueue to the end of the work (CUDA events on the stream,
-// bench::median_ms: median of 200 after 10 warm-ups), forces against peers, alternating.
+// bench::median_ms: median of 200 after 10 warm-ups), forces against peers, alternating; then
+// the GPU's work alone, whole and part by part, each run queued behind a spinning kernel
+// (bench::median_queued_ms), so that no row counts the GPU waiting for the host.
 #include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/transform.h>
@@ -141,12 +143,45 @@ int main(int argc, char** argv) {
   host_us("capturing (cudaStreamIsCapturing)", [&] { (void)rune::kernels::capturing(s); });
   host_us("device_of_stream", [&] { (void)rune::kernels::device_of_stream(s); });
 
+  const auto rune_genhist = [&] { (void)rune::force(counts, on); };
+  const auto rune_clamp = [&] { (void)rune::force(rune::map(clamp_to_255{}, counts_only), on); };
+  const auto peer_atomics = [&] {
+    count_pixels<<<1056, 256, 0, s>>>(pixels.data(), pixels_n, peer_counts);
+    RUNE_CUDA_CHECK(cudaGetLastError());
+  };
+  const auto peer_clamp = [&] { thrust::transform(policy, peer_counts, peer_counts + bins, peer_clamped, clamp_to_255{}); };
+  const auto rune_fill = [&] { rune::kernels::fill(peer_counts, bins, 0u, s); };
+  const auto peer_fill = [&] { thrust::fill_n(policy, peer_counts, bins, 0u); };
   for (int round = 0; round < 2; ++round) {
     rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", bench::median_ms(rune_histo, 200, 10, s)});
     rows.push_back({"histo: peer fill + atomics + clamp (GPU ms)", bench::median_ms(peer_histo, 200, 10, s)});
     rows.push_back({"map 2^16 f32: rune into the previous result (GPU ms)", bench::median_ms(rune_map, 200, 10, s)});
     rows.push_back({"map 2^16 f32: rune, its input made on the force's stream (GPU ms)", bench::median_ms(rune_map_here, 200, 10, s)});
     rows.push_back({"map 2^16 f32: thrust::transform (GPU ms)", bench::median_ms(peer_map, 200, 10, s)});
+  }
+  // The GPU's work alone, each run queued behind a spinning kernel (bench::median_queued_ms):
+  // where these agree and the rows above do not, the GPU waited for the host.
+  const auto queued = [&](const std::string& what, auto&& f) {
+    rows.push_back({what + " (GPU ms, queued)", bench::median_queued_ms(f, 200, 10, s)});
+  };
+  for (int round = 0; round < 2; ++round) {
+    queued("histo: rune counts + clamp into the previous result", rune_histo);
+    queued("histo: peer fill + atomics + clamp", peer_histo);
+    queued("histo: rune genhist alone (fill and pass)", rune_genhist);
+    queued("histo: rune genhist alone, plain atomics asked (hist_override)", [&] {
+      (void)rune::force(counts, on, rune::kernels::hist_override{rune::kernels::hist_override::memory::plain});
+    });
+    queued("histo: peer fill + atomicAdd kernel", [&] {
+      peer_fill();
+      peer_atomics();
+    });
+    queued("histo: peer atomicAdd kernel alone", peer_atomics);
+    queued("histo: rune clamp of finished counts alone", rune_clamp);
+    queued("histo: peer thrust::transform clamp alone", peer_clamp);
+    queued("histo: kernels::fill of the bins alone", rune_fill);
+    queued("histo: peer thrust::fill_n alone", peer_fill);
+    queued("map 2^16 f32: rune into the previous result", rune_map);
+    queued("map 2^16 f32: thrust::transform", peer_map);
   }
 
   RUNE_CUDA_CHECK(cudaStreamSynchronize(s));

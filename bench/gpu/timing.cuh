@@ -37,6 +37,40 @@ template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3, cudaSt
   return ms[ms.size() / 2];
 }
 
+// Spins one thread for `cycles` clock cycles: work for the GPU while the host enqueues.
+template <int = 0> __global__ void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// Median milliseconds of f's work on the GPU alone: each run is enqueued behind a kernel that
+// spins for about 0.2 ms, and its start event after that kernel, so f has enqueued all it does
+// before the GPU reaches it. median_ms minus this is the time the GPU waited for f's launches.
+template <class F> double median_queued_ms(F&& f, int runs, int warmup, cudaStream_t stream) {
+  for (int i = 0; i < warmup; ++i) f();
+  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
+  cudaEvent_t start, stop;
+  RUNE_CUDA_CHECK(cudaEventCreate(&start));
+  RUNE_CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    spin_kernel<<<1, 1, 0, stream>>>(400000);
+    RUNE_CUDA_CHECK(cudaGetLastError());
+    RUNE_CUDA_CHECK(cudaEventRecord(start, stream));
+    f();
+    RUNE_CUDA_CHECK(cudaEventRecord(stop, stream));
+    RUNE_CUDA_CHECK(cudaEventSynchronize(stop));
+    float t = 0;
+    RUNE_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+    ms.push_back(t);
+  }
+  RUNE_CUDA_CHECK(cudaEventDestroy(start));
+  RUNE_CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
 // Median host microseconds (std::chrono::steady_clock) of `calls` calls of f after `warmup`
 // untimed ones, each followed, outside the timing, by after(): a call's latency on the host.
 template <class F, class After> double median_host_us(F&& f, After&& after, int calls = 200, int warmup = 20) {
