@@ -13,9 +13,9 @@
 
 namespace bench {
 
-// Median milliseconds of `runs` timed calls of f after `warmup` untimed ones. f must leave
-// its work enqueued on `stream` (the default stream unless given), or synchronize itself.
-template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3, cudaStream_t stream = 0) {
+// Median milliseconds between CUDA events recorded on `stream` around each of `runs` calls of
+// f, after `warmup` untimed ones; before(), outside the events, precedes each timed call.
+template <class F, class Before> double median_event_ms(F&& f, Before&& before, int runs, int warmup, cudaStream_t stream) {
   for (int i = 0; i < warmup; ++i) f();
   RUNE_CUDA_CHECK(cudaDeviceSynchronize());
   cudaEvent_t start, stop;
@@ -23,6 +23,7 @@ template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3, cudaSt
   RUNE_CUDA_CHECK(cudaEventCreate(&stop));
   std::vector<double> ms;
   for (int i = 0; i < runs; ++i) {
+    before();
     RUNE_CUDA_CHECK(cudaEventRecord(start, stream));
     f();
     RUNE_CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -35,6 +36,12 @@ template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3, cudaSt
   RUNE_CUDA_CHECK(cudaEventDestroy(stop));
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// Median milliseconds of `runs` timed calls of f after `warmup` untimed ones. f must leave
+// its work enqueued on `stream` (the default stream unless given), or synchronize itself.
+template <class F> double median_ms(F&& f, int runs = 15, int warmup = 3, cudaStream_t stream = 0) {
+  return median_event_ms(f, [] {}, runs, warmup, stream);
 }
 
 // Spins one thread for `cycles` clock cycles: work for the GPU while the host enqueues.
@@ -48,27 +55,11 @@ template <int = 0> __global__ void spin_kernel(long long cycles) {
 // spins for about 0.2 ms, and its start event after that kernel, so f has enqueued all it does
 // before the GPU reaches it. median_ms minus this is the time the GPU waited for f's launches.
 template <class F> double median_queued_ms(F&& f, int runs, int warmup, cudaStream_t stream) {
-  for (int i = 0; i < warmup; ++i) f();
-  RUNE_CUDA_CHECK(cudaDeviceSynchronize());
-  cudaEvent_t start, stop;
-  RUNE_CUDA_CHECK(cudaEventCreate(&start));
-  RUNE_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  for (int i = 0; i < runs; ++i) {
+  const auto spin = [&] {
     spin_kernel<<<1, 1, 0, stream>>>(400000);
     RUNE_CUDA_CHECK(cudaGetLastError());
-    RUNE_CUDA_CHECK(cudaEventRecord(start, stream));
-    f();
-    RUNE_CUDA_CHECK(cudaEventRecord(stop, stream));
-    RUNE_CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    RUNE_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  RUNE_CUDA_CHECK(cudaEventDestroy(start));
-  RUNE_CUDA_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  };
+  return median_event_ms(f, spin, runs, warmup, stream);
 }
 
 // Median host microseconds (std::chrono::steady_clock) of `calls` calls of f after `warmup`
