@@ -22,9 +22,7 @@ __global__ void empty_kernel() {}
 }  // namespace
 
 int main(int argc, char** argv) {
-  FILE* csv = nullptr;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--csv" && (csv = std::fopen(argv[i + 1], "w"))) std::fprintf(csv, "step,host_us\n");
+  FILE* csv = bench::open_csv(argc, argv, "step,host_us");
   cudaStream_t s;
   RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   const rune::cuda_executor on{s};

@@ -58,9 +58,7 @@ struct row {
 }  // namespace
 
 int main(int argc, char** argv) {
-  FILE* csv = nullptr;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--csv" && (csv = std::fopen(argv[i + 1], "w"))) std::fprintf(csv, "step,value\n");
+  FILE* csv = bench::open_csv(argc, argv, "step,value");
   cudaStream_t s;
   RUNE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   const rune::cuda_executor on{s};
@@ -91,12 +89,21 @@ int main(int argc, char** argv) {
   const rune::array<int> counts_only = rune::force(counts, on);
   rune::array<float> ys = rune::force(rune::map(affine_f{}, xs), on);
 
-  const auto peer_histo = [&] {
-    thrust::fill_n(policy, peer_counts, bins, 0u);
+  // The peer's three calls, and each alone; rune's genhist and clamp forced alone.
+  const auto peer_fill = [&] { thrust::fill_n(policy, peer_counts, bins, 0u); };
+  const auto peer_atomics = [&] {
     count_pixels<<<1056, 256, 0, s>>>(pixels.data(), pixels_n, peer_counts);
     RUNE_CUDA_CHECK(cudaGetLastError());
-    thrust::transform(policy, peer_counts, peer_counts + bins, peer_clamped, clamp_to_255{});
   };
+  const auto peer_clamp = [&] { thrust::transform(policy, peer_counts, peer_counts + bins, peer_clamped, clamp_to_255{}); };
+  const auto peer_histo = [&] {
+    peer_fill();
+    peer_atomics();
+    peer_clamp();
+  };
+  const auto rune_genhist = [&] { (void)rune::force(counts, on); };
+  const auto rune_clamp = [&] { (void)rune::force(rune::map(clamp_to_255{}, counts_only), on); };
+  const auto rune_fill = [&] { rune::kernels::fill(peer_counts, bins, 0u, s); };
   const auto rune_histo = [&] { counted = rune::force(clamped, on, rune::into(std::move(counted))); };
   const auto peer_map = [&] { thrust::transform(policy, xs.data(), xs.data() + map_n, peer_ys, affine_f{}); };
   const auto rune_map = [&] { ys = rune::force(rune::map(affine_f{}, xs), on, rune::into(std::move(ys))); };
@@ -122,12 +129,10 @@ int main(int argc, char** argv) {
   host_us("histo: rune counts + clamp, into the previous result", rune_histo);
   host_us("histo: rune counts + clamp, a new result", [&] { counted = rune::force(clamped, on); });
   host_us("histo: peer fill + atomicAdd kernel + thrust::transform", peer_histo);
-  host_us("histo: rune genhist alone", [&] { (void)rune::force(counts, on); });
-  host_us("histo: rune clamp of finished counts alone", [&] { (void)rune::force(rune::map(clamp_to_255{}, counts_only), on); });
-  host_us("histo: peer thrust::fill_n alone", [&] { thrust::fill_n(policy, peer_counts, bins, 0u); });
-  host_us("histo: kernels::fill of the bins alone", [&] {
-    rune::kernels::fill(peer_counts, bins, 0u, s);
-  });
+  host_us("histo: rune genhist alone", rune_genhist);
+  host_us("histo: rune clamp of finished counts alone", rune_clamp);
+  host_us("histo: peer thrust::fill_n alone", peer_fill);
+  host_us("histo: kernels::fill of the bins alone", rune_fill);
   host_us("map 2^16 f32: rune into the previous result", rune_map);
   host_us("map 2^16 f32: rune, its input made on the force's stream", rune_map_here);
   host_us("map 2^16 f32: thrust::transform", peer_map);
@@ -143,15 +148,6 @@ int main(int argc, char** argv) {
   host_us("capturing (cudaStreamIsCapturing)", [&] { (void)rune::kernels::capturing(s); });
   host_us("device_of_stream", [&] { (void)rune::kernels::device_of_stream(s); });
 
-  const auto rune_genhist = [&] { (void)rune::force(counts, on); };
-  const auto rune_clamp = [&] { (void)rune::force(rune::map(clamp_to_255{}, counts_only), on); };
-  const auto peer_atomics = [&] {
-    count_pixels<<<1056, 256, 0, s>>>(pixels.data(), pixels_n, peer_counts);
-    RUNE_CUDA_CHECK(cudaGetLastError());
-  };
-  const auto peer_clamp = [&] { thrust::transform(policy, peer_counts, peer_counts + bins, peer_clamped, clamp_to_255{}); };
-  const auto rune_fill = [&] { rune::kernels::fill(peer_counts, bins, 0u, s); };
-  const auto peer_fill = [&] { thrust::fill_n(policy, peer_counts, bins, 0u); };
   for (int round = 0; round < 2; ++round) {
     rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", bench::median_ms(rune_histo, 200, 10, s)});
     rows.push_back({"histo: peer fill + atomics + clamp (GPU ms)", bench::median_ms(peer_histo, 200, 10, s)});

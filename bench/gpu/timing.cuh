@@ -82,12 +82,13 @@ template <class F, class After> double median_host_us(F&& f, After&& after, int 
   return us[us.size() / 2];
 }
 
-// The CSV named by `--csv file` on the command line (with its header), or null without one.
-inline FILE* open_csv(int argc, char** argv) {
+// The CSV named by `--csv file` on the command line, its header line written (by default the
+// side-by-side rows' of `row`), or null without one.
+inline FILE* open_csv(int argc, char** argv, const char* header = "workload,peer,rune_ms,peer_ms,speedup") {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--csv") {
       FILE* csv = std::fopen(argv[i + 1], "w");
-      if (csv) std::fprintf(csv, "workload,peer,rune_ms,peer_ms,speedup\n");
+      if (csv) std::fprintf(csv, "%s\n", header);
       return csv;
     }
   return nullptr;
