@@ -147,6 +147,15 @@ int main(int argc, char** argv) {
   host_us("device_allocate(4 MB) and its stream-ordered free", [&] { (void)rune::kernels::device_allocate(4 << 20, s); });
   host_us("capturing (cudaStreamIsCapturing)", [&] { (void)rune::kernels::capturing(s); });
   host_us("device_of_stream", [&] { (void)rune::kernels::device_of_stream(s); });
+  // What marking a to_array input as used on the force's stream costs (Note [Memory used on
+  // other streams]), and the one CUDA call inside it.
+  host_us("record_use of a to_array input on the force's stream", [&] {
+    rune::kernels::record_use(rune::detail::array_access<float>::owner(xs), s);
+  });
+  cudaEvent_t marked;
+  RUNE_CUDA_CHECK(cudaEventCreateWithFlags(&marked, cudaEventDisableTiming));
+  host_us("cudaEventRecord (timing disabled)", [&] { RUNE_CUDA_CHECK(cudaEventRecord(marked, s)); });
+  RUNE_CUDA_CHECK(cudaEventDestroy(marked));
 
   for (int round = 0; round < 2; ++round) {
     rows.push_back({"histo: rune counts + clamp into the previous result (GPU ms)", bench::median_ms(rune_histo, 200, 10, s)});
@@ -180,6 +189,7 @@ int main(int argc, char** argv) {
     queued("map 2^16 f32: thrust::transform", peer_map);
   }
 
+  peer_histo();  // the parts alone above left the peer's counts and clamp unmatched
   RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<std::uint8_t> peer_result(bins);
   RUNE_CUDA_CHECK(cudaMemcpy(peer_result.data(), peer_clamped, bins, cudaMemcpyDeviceToHost));

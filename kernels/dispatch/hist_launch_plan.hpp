@@ -174,9 +174,13 @@ inline hist_pass_kind pass_kernel_for(const hist_list<hist_decision>& plan, cons
 // to one, so that the grid reaches the resident blocks. Every block also clears and flushes its
 // shared copies, so the grid grows only while the bins the blocks flush stay within the
 // elements (blocks x flushed bins <= n): a small n over many shared bins keeps its tiles.
-// Rounding the items down can leave more steps than resident blocks (1019904 updates: 332 steps
-// of 3 items for 264 blocks); rounding up to one step a block measured the same on the H100
-// (bench/experiments/2026-11-29-h100-rerun.md), so the formula stays.
+// Rounding the items down can leave more steps than resident blocks (1e6 updates: 326 steps of
+// 3 items for 264 blocks, so a quarter of them take a second step); there the items are rounded
+// up instead, to one step a block (245 steps of 4). Timed with the host's time per force in it
+// that measured the same (bench/experiments/2026-11-29-h100-rerun.md); the GPU's time alone
+// (bench_gpu_force_host_parts' queued rows, H200) shows it: the genhist of histo's counts 18.5 -
+// 18.7 -> 17.9 - 18.0 us, the counts then the clamp 21.8 - 22.0 -> 21.1 - 21.2 us
+// (bench/experiments/2026-12-01-h200-hist-steps.md).
 struct hist_grid {
   index_t grid = 0;
   int items_per_step = 0;
@@ -187,9 +191,14 @@ inline hist_grid grid_for(index_t n, index_t resident, int threads, int items, i
   if (tiles >= resident) return {resident, items};
   const index_t by_flush = flushed_bins > 0 ? n / flushed_bins : resident;
   const index_t wanted = std::max(tiles, std::min(resident, by_flush));
-  const int step_items = static_cast<int>(std::clamp<index_t>(n / (wanted * threads), 1, items));
-  const index_t step = index_t(threads) * step_items;
-  return {std::min((n + step - 1) / step, resident), step_items};
+  const auto steps_of = [&](index_t step_items) {
+    const index_t step = index_t(threads) * step_items;
+    return (n + step - 1) / step;
+  };
+  index_t step_items = std::clamp<index_t>(n / (wanted * threads), 1, items);
+  if (steps_of(step_items) > resident)  // a second step for some blocks: one step a block instead
+    step_items = std::clamp<index_t>((n + resident * threads - 1) / (resident * threads), 1, items);
+  return {std::min(steps_of(step_items), resident), static_cast<int>(step_items)};
 }
 
 // The bins a block of the pass kernel flushes from shared memory: every shared histogram's chunk.

@@ -167,8 +167,15 @@ TEST_CASE("hist launch plan: shallow steps at small n, as far as the shared bins
   CHECK(wide.items_per_step == 7);
   CHECK(wide.grid == 14);
   // The grid formula alone: never beyond the resident blocks, never fewer items than one.
-  CHECK(kn::grid_for(300000, 264, 1024, 8, 0).grid == 264);
-  CHECK(kn::grid_for(300000, 264, 1024, 8, 0).items_per_step == 1);
+  // Steps of one item would be 293 for 264 blocks: steps of two instead, one a block.
+  CHECK(kn::grid_for(300000, 264, 1024, 8, 0).grid == 147);
+  CHECK(kn::grid_for(300000, 264, 1024, 8, 0).items_per_step == 2);
+  // 1e6 updates: 326 steps of 3 items would give a quarter of the blocks a second step; 245 of 4.
+  CHECK(kn::grid_for(1000000, 264, 1024, 8, 0).grid == 245);
+  CHECK(kn::grid_for(1000000, 264, 1024, 8, 0).items_per_step == 4);
+  // Exactly one step of 3 items a block stays as it is.
+  CHECK(kn::grid_for(264 * 3072, 264, 1024, 8, 0).grid == 264);
+  CHECK(kn::grid_for(264 * 3072, 264, 1024, 8, 0).items_per_step == 3);
   CHECK(kn::grid_for(1, 264, 1024, 8, 0).grid == 1);
   CHECK(kn::grid_for(1, 264, 1024, 8, 0).items_per_step == 1);
   CHECK(kn::grid_for(264 * 8192, 264, 1024, 8, 0).items_per_step == 8);
