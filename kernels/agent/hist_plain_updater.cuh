@@ -40,7 +40,6 @@ template <class Body> struct hist_plain_updater {
 
 template <class Body> struct hist_plain_pass {
   static constexpr int K = Body::histograms;
-  static constexpr bool allows_dependent_grids = true;  // the fold of its copies (Note [The fold launched early])
   Body body;
   int* locks[K > 0 ? K : 1];
   hist_overflow overflow[K > 0 ? K : 1];

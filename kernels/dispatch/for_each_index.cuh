@@ -9,6 +9,7 @@
 #include "../entry/elementwise_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/early_launch.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../tuning/policies.hpp"
 
@@ -29,8 +30,8 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
   // elements ran 3% - 12% slower against thrust::transform in the same process, every type
   // from int8 to double (H200, bench/experiments/2026-11-28-h200-map-grids.md).
   const int grid = static_cast<int>(thin ? std::min(blocks, resident) : std::min<index_t>(blocks, INT_MAX));
-  elementwise_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(n, f, thin);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::elementwise_kernel");
+  launch_early(elementwise_kernel<Policy, F>, dim3(static_cast<unsigned>(grid)), dim3(Policy::block_threads), 0, stream,
+               "launch of rune::kernels::elementwise_kernel", n, f, thin);
 }
 
 // out[i] = x for i in [0, n): the one fill kernel of each element type, for the arrays a force

@@ -190,8 +190,8 @@ template <class Policy, class Body> void launch_passes(index_t n, const Body& bo
     });
     params.first_pass = pass == 0;
     params.items_per_step = p.items_per_step;
-    kernel<<<p.grid, Policy::block_threads, p.shared_bytes, stream>>>(n, body, params);
-    RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_pass_kernel");
+    launch_early(kernel, dim3(static_cast<unsigned>(p.grid)), dim3(Policy::block_threads), p.shared_bytes, stream,
+                 "launch of rune::kernels::hist_pass_kernel", n, body, params);
     for_each_histogram(all, [&](auto hc) {
       constexpr int h = decltype(hc)::value;
       const hist_layout& L = params.h[h];
@@ -244,19 +244,9 @@ inline void place_overflow(hist_overflow& o, unsigned* words, void* copies) {
 // The fold of one histogram's copies (Note [The fold launched early]).
 template <class Op, class V> void launch_fold(const hist_target<Op, V>& t, const hist_overflow& o, cudaStream_t stream) {
   using P = hist_overflow_policy;
-  const device_properties& props = current_device_properties();
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(props.sm_count * P::fold_blocks_per_sm));
-  config.blockDim = dim3(P::fold_threads);
-  config.stream = stream;
-  cudaLaunchAttribute early[1];
-  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early[0].val.programmaticStreamSerializationAllowed = 1;
-  if (props.cc_major >= 9) {
-    config.attrs = early;
-    config.numAttrs = 1;
-  }
-  RUNE_CUDA_CHECK(cudaLaunchKernelEx(&config, hist_overflow_fold_kernel<Op, V>, t, o));
+  const unsigned grid = static_cast<unsigned>(current_device_properties().sm_count * P::fold_blocks_per_sm);
+  launch_early(hist_overflow_fold_kernel<Op, V>, dim3(grid), dim3(P::fold_threads), 0, stream,
+               "launch of rune::kernels::hist_overflow_fold_kernel", t, o);
 }
 
 // Folds the claimed chunks of each histogram's copies into its bins, after the pass; no fold

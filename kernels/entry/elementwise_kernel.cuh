@@ -8,7 +8,8 @@ namespace rune::kernels {
 // thin: thin tiles, one run of consecutive elements a thread (elementwise_agent.cuh, Note [Thin grids]).
 template <class Policy, class F>
 __global__ void __launch_bounds__(Policy::block_threads) elementwise_kernel(index_t n, F f, bool thin) {
-  if constexpr (allows_dependent_grids<F>) allow_dependent_grids();  // Note [The fold launched early]
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   const elementwise_agent<Policy, F> agent{f, n};
   if (thin) agent.run_thin();
   else agent.run();

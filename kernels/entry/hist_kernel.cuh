@@ -1,5 +1,6 @@
 #pragma once
 // __global__ shells of the histogram kernels: build the agent and run it (kernels/README.md, "Layers").
+#include "../agent/grid_dependency.cuh"
 #include "../agent/hist_agent.cuh"
 #include "../agent/hist_combine_agent.cuh"
 #include "../agent/hist_overflow.cuh"
@@ -17,6 +18,8 @@ __global__ void __launch_bounds__(Policy::block_threads,
                                                             ? Policy::min_blocks_per_sm_batched
                                                             : Policy::min_blocks_for(hist_body_weight<Body>())))
     hist_pass_kernel(index_t n, Body body, hist_pass_params<Body::histograms> p) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   hist_agent<Policy, Body, Kind>{body, p, n}.run();
 }
 

@@ -1,0 +1,68 @@
+#pragma once
+// A kernel launched as a programmatic dependent of the stream's previous kernel (sm_90).
+//
+// Note [Kernels launched early]
+// Each force enqueues kernels one after another (a histogram's fill of its bins, its pass and
+// the map that reads the bins; the next force's kernels after those), and an ordinary launch
+// starts only once the kernel before it on the stream has finished: the GPU then spends the
+// next launch's start-up with nothing to run. On sm_90 the elementwise, histogram-pass and fold
+// kernels are launched with programmatic stream serialization instead: each block first lets
+// the next launch begin (griddepcontrol.launch_dependents), so that launch is scheduled while
+// this one's last blocks run, and then waits (griddepcontrol.wait) for the grids before it to
+// complete and their memory to be visible before it reads or writes any global memory. So the
+// result is that of ordinary launches: the wait comes before every access. A kernel before it
+// that never lets dependents begin (a user's, or one launched the ordinary way) makes it wait
+// for that kernel's end, as an ordinary launch does; other work on the stream (copies, event
+// waits) orders as always. Before sm_90 the launch is an ordinary one and the kernels' wait and
+// trigger compile to nothing (agent/grid_dependency.cuh); so is a launch of code compiled for an
+// older virtual architecture (its PTX JIT-compiled for the device), which has no wait in it.
+// H200, the GPU's time alone (bench_gpu_force_host_parts' queued rows): histo's counts then
+// clamp 21.5 - 21.7 -> 19.4 - 19.5 us, against 19.7 - 20.1 for the peer's fill, atomics and
+// thrust::transform; the fill of its bins alone 4.0 - 4.1 -> 4.2 - 4.3 us
+// (bench/experiments/2026-12-01-h200-kernels-launched-early.md).
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstddef>
+#include <utility>
+
+#include "cuda_error.hpp"
+#include "device_properties.hpp"
+
+namespace rune::kernels {
+
+// Whether kernel's code on the current device was compiled for sm_90 or later, and so holds
+// its wait; asked once per device for each kernel signature (the kernels of one signature are
+// compiled for the same architectures).
+template <class... Params> bool compiled_to_wait(void (*kernel)(Params...), int device) {
+  static std::atomic<signed char> known[64] = {};  // 0: not asked yet, 1: no, 2: yes
+  std::atomic<signed char>& k = known[static_cast<unsigned>(device) % 64];
+  signed char v = k.load(std::memory_order_relaxed);
+  if (v == 0) {
+    cudaFuncAttributes a{};
+    RUNE_CUDA_CHECK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)));
+    v = a.ptxVersion >= 90 ? 2 : 1;
+    k.store(v, std::memory_order_relaxed);
+  }
+  return v == 2;
+}
+
+template <class... Params, class... Args>
+void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+                  const char* name, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  const device_properties& props = current_device_properties();
+  if (props.cc_major >= 9 && compiled_to_wait(kernel, props.device)) {
+    config.attrs = early;
+    config.numAttrs = 1;
+  }
+  check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__, __LINE__);
+}
+}  // namespace rune::kernels
