@@ -47,6 +47,7 @@ struct hist_request {
   std::int64_t elem_bytes;
   tuning::atomic_class cls;
   double race_factor = 1;  // RF = 1 unless the inspector measured one
+  bool loads = true;       // the body loads its elements (tuning::hist_problem::loads)
 };
 
 struct hist_decision {
@@ -69,7 +70,8 @@ inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d
   if (r.bins <= 0) return out;
   out.active = true;
   d.shared_bytes = shared_bytes;
-  const tuning::hist_problem problem{std::max<index_t>(1, r.n), r.bins, std::clamp(r.race_factor, 1.0, 1e12), r.elem_bytes, r.cls};
+  const tuning::hist_problem problem{std::max<index_t>(1, r.n), r.bins, std::clamp(r.race_factor, 1.0, 1e12),
+                                     r.elem_bytes, r.cls, r.loads};
   const tuning::hist_plan plan = tuning::hist_model(problem, d);
   const double el = static_cast<double>(tuning::hist_bin_bytes(problem));
   bool partitioned = plan.run == tuning::hist_memory::partitioned;

@@ -235,6 +235,10 @@ struct hist_problem {
   double race_factor;       // RF ≥ 1
   std::int64_t elem_bytes;  // sizeof(β)
   atomic_class cls;
+  // Whether the body loads its elements from arrays (what a pass re-reads); false where it
+  // computes them from the index alone, through the user's functions (Note [Passes and
+  // partitions that cannot pay]).
+  bool loads = true;
 };
 
 struct hist_choice {
@@ -380,9 +384,15 @@ constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_d
 // (5e7 updates) won (Note [H100 constants]); the guards sit between. They do not see what a
 // pass costs beside its atomics: gromacs with 2x - 8x the pairs (0.90 - 3.6) still takes two
 // passes and runs 1.6x - 1.7x slower than one atomic per update, where the benchmark's
-// histograms (one int load an element) win in four passes at 0.96.
+// histograms (one int load an element) win in four passes at 0.96. What tells the two apart
+// is in the body's type: the benchmark's elements are loaded from an array, gromacs' are
+// computed from the index (a map of iota whose functions gather a pair and two positions and
+// compute a force), which every pass would do again. So an HDW histogram whose body loads
+// nothing takes no S > 1 shared passes: one hardware atomic per update costs it no more than
+// a pass's flush would.
 constexpr bool shared_passes_pay(const hist_problem& p, const hist_device& d, const hist_constants& k, std::int64_t S) {
   if (S <= 1) return true;
+  if (!p.loads && p.cls == atomic_class::hdw) return false;
   const double blocks = static_cast<double>(detail::ceil_div(detail::threads_used(p, d), d.block));
   return static_cast<double>(p.n) >= k.min_block_updates_per_bin * blocks * static_cast<double>(p.bins);
 }

@@ -261,6 +261,21 @@ TEST_SUITE("tuning") {
     CHECK(gromacs.global.S == 1);
     // The same bins with 5e7 updates (2.7 a bin and block): two shared passes.
     CHECK(tuning::hist_model(problem(gromacs_H, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
+    // ... unless the body computes its elements from the index (gromacs' map of iota), which
+    // each pass would do again: one hardware atomic per update instead below 2^24 updates
+    // (twice gromacs' pairs), partitions from there, which evaluate the body once. A single
+    // pass, and CAS (one shared pass at most, its global route a loop), are as before.
+    tuning::hist_problem computed = problem(gromacs_H, 1, atomic_class::hdw, int_bytes, 2 * gromacs_n);
+    computed.loads = false;
+    CHECK(tuning::hist_model(computed, d).shared.S == 2);
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::global);
+    computed.n = 8 * gromacs_n;
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::partitioned);
+    computed.bins = 31;
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::shared);
+    computed.bins = 4096;
+    computed.cls = atomic_class::cas;
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::shared);
     // The guard's edge: H = 196608 in four passes needs 2/3 · 264 · H updates.
     const auto edge = static_cast<std::int64_t>(2.0 / 3 * 264 * 196608);
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes, edge + 1), d).run == tuning::hist_memory::shared);
