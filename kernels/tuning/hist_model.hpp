@@ -388,11 +388,15 @@ constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_d
 // is in the body's type: the benchmark's elements are loaded from an array, gromacs' are
 // computed from the index (a map of iota whose functions gather a pair and two positions and
 // compute a force), which every pass would do again. So an HDW histogram whose body loads
-// nothing takes no S > 1 shared passes: one hardware atomic per update costs it no more than
-// a pass's flush would.
+// nothing takes no S > 1 shared passes, and no partitions either, whose scatter writes every
+// update out and reads it back where one hardware atomic per update is all it needs. H200
+// (bench/experiments/2026-12-01-h200-gromacs-computed-bodies.md), gromacs at 1x - 8x the
+// paper's pairs against one atomicAdd per update: two shared passes 0.79x - 0.86x, partitions
+// 0.55x - 0.76x, one atomic per update 1.41x - 1.56x.
+constexpr bool computed_hdw(const hist_problem& p) { return !p.loads && p.cls == atomic_class::hdw; }
 constexpr bool shared_passes_pay(const hist_problem& p, const hist_device& d, const hist_constants& k, std::int64_t S) {
   if (S <= 1) return true;
-  if (!p.loads && p.cls == atomic_class::hdw) return false;
+  if (computed_hdw(p)) return false;
   const double blocks = static_cast<double>(detail::ceil_div(detail::threads_used(p, d), d.block));
   return static_cast<double>(p.n) >= k.min_block_updates_per_bin * blocks * static_cast<double>(p.bins);
 }
@@ -403,7 +407,7 @@ constexpr hist_plan hist_model(const hist_problem& p, const hist_device& d, cons
   const hist_choice gl = hist_global_model(p, d, k);
   const hist_choice pa = hist_partitioned_model(p, d, k);
   const bool use_shared = fits && sh.S <= k.max_shared_passes[p.cls] && shared_passes_pay(p, d, k, sh.S);
-  const bool use_partitioned = !use_shared && fits && pa.S >= 2 && pa.S <= k.max_partitions[p.cls] &&
+  const bool use_partitioned = !use_shared && fits && !computed_hdw(p) && pa.S >= 2 && pa.S <= k.max_partitions[p.cls] &&
                                static_cast<double>(p.n) >= k.min_updates_per_bin * static_cast<double>(p.bins) &&
                                static_cast<double>(p.n) >= k.min_partitioned_updates[p.cls];
   return {sh, fits, gl,

@@ -262,15 +262,18 @@ TEST_SUITE("tuning") {
     // The same bins with 5e7 updates (2.7 a bin and block): two shared passes.
     CHECK(tuning::hist_model(problem(gromacs_H, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
     // ... unless the body computes its elements from the index (gromacs' map of iota), which
-    // each pass would do again: one hardware atomic per update instead below 2^24 updates
-    // (twice gromacs' pairs), partitions from there, which evaluate the body once. A single
-    // pass, and CAS (one shared pass at most, its global route a loop), are as before.
+    // each pass would do again: one hardware atomic per update instead, at any size, and no
+    // partitions from 2^24 updates either. A single pass, and CAS (one shared pass at most,
+    // its global route a loop), are as before.
     tuning::hist_problem computed = problem(gromacs_H, 1, atomic_class::hdw, int_bytes, 2 * gromacs_n);
     computed.loads = false;
     CHECK(tuning::hist_model(computed, d).shared.S == 2);
     CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::global);
     computed.n = 8 * gromacs_n;
-    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::partitioned);
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::global);
+    computed.loads = true;
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::shared);
+    computed.loads = false;
     computed.bins = 31;
     CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::shared);
     computed.bins = 4096;
