@@ -263,8 +263,8 @@ TEST_SUITE("tuning") {
     CHECK(tuning::hist_model(problem(gromacs_H, 1, atomic_class::hdw, int_bytes), d).run == tuning::hist_memory::shared);
     // ... unless the body computes its elements from the index (gromacs' map of iota), which
     // each pass would do again: one hardware atomic per update instead, at any size, and no
-    // partitions from 2^24 updates either. A single pass, and CAS (one shared pass at most,
-    // its global route a loop), are as before.
+    // partitions from 2^24 updates either. A single pass is as before, and so is CAS, whose
+    // global route is a loop: it keeps its partitions.
     tuning::hist_problem computed = problem(gromacs_H, 1, atomic_class::hdw, int_bytes, 2 * gromacs_n);
     computed.loads = false;
     CHECK(tuning::hist_model(computed, d).shared.S == 2);
@@ -276,9 +276,9 @@ TEST_SUITE("tuning") {
     computed.loads = false;
     computed.bins = 31;
     CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::shared);
-    computed.bins = 4096;
+    computed.bins = gromacs_H;
     computed.cls = atomic_class::cas;
-    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::shared);
+    CHECK(tuning::hist_model(computed, d).run == tuning::hist_memory::partitioned);
     // The guard's edge: H = 196608 in four passes needs 2/3 · 264 · H updates.
     const auto edge = static_cast<std::int64_t>(2.0 / 3 * 264 * 196608);
     CHECK(tuning::hist_model(problem(196608, 1, atomic_class::hdw, int_bytes, edge + 1), d).run == tuning::hist_memory::shared);
