@@ -173,7 +173,8 @@ inline hist_pass_kind pass_kernel_for(const hist_list<hist_decision>& plan, cons
 // took 3.71 ms where the map alone took 0.173 ms (H100). Such runs take fewer items per step, down
 // to one, so that the grid reaches the resident blocks. Every block also clears and flushes its
 // shared copies, so the grid grows only while the bins the blocks flush stay within the
-// elements (blocks x flushed bins <= n): a small n over many shared bins keeps its tiles.
+// elements (blocks x flushed bins about n at most; the items a step are rounded down, so the
+// blocks may pass it by one step's rounding): a small n over many shared bins keeps its tiles.
 // Rounding the items down can leave more steps than resident blocks (1e6 updates: 326 steps of
 // 3 items for 264 blocks, so a quarter of them take a second step); there the items are rounded
 // up instead, to one step a block (245 steps of 4). Timed with the host's time per force in it

@@ -11,8 +11,8 @@
 // this one's last blocks run, and then waits (griddepcontrol.wait) for the grids before it to
 // complete and their memory to be visible before it reads or writes any global memory. So the
 // result is that of ordinary launches: the wait comes before every access. A kernel before it
-// that never lets dependents begin (a user's, or one launched the ordinary way) makes it wait
-// for that kernel's end, as an ordinary launch does; other work on the stream (copies, event
+// that never executes launch_dependents (a user's, say) makes it wait for that kernel's end,
+// as an ordinary launch does; other work on the stream (copies, event
 // waits) orders as always. Before sm_90 the launch is an ordinary one and the kernels' wait and
 // trigger compile to nothing (agent/grid_dependency.cuh); so is a launch of code compiled for an
 // older virtual architecture (its PTX JIT-compiled for the device), which has no wait in it.
@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <source_location>
 #include <utility>
 
 #include "cuda_error.hpp"
@@ -31,16 +32,26 @@
 
 namespace rune::kernels {
 
+// The launch an error names: the kernel, and the file and line of the dispatch that launched
+// it (made where the dispatch passes the kernel's name).
+struct launch_site {
+  const char* name;
+  std::source_location where;
+  launch_site(const char* kernel_name, std::source_location at = std::source_location::current())
+      : name(kernel_name), where(at) {}
+  void check(cudaError_t e) const { check_cuda(e, name, where.file_name(), static_cast<int>(where.line())); }
+};
+
 // Whether kernel's code on the current device was compiled for sm_90 or later, and so holds
 // its wait; asked once per device for each kernel signature (the kernels of one signature are
 // compiled for the same architectures).
-template <class... Params> bool compiled_to_wait(void (*kernel)(Params...), int device) {
+template <class... Params> bool compiled_to_wait(void (*kernel)(Params...), int device, const launch_site& site) {
   static std::atomic<signed char> known[64] = {};  // 0: not asked yet, 1: no, 2: yes
   std::atomic<signed char>& k = known[static_cast<unsigned>(device) % 64];
   signed char v = k.load(std::memory_order_relaxed);
   if (v == 0) {
     cudaFuncAttributes a{};
-    RUNE_CUDA_CHECK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)));
+    site.check(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)));
     v = a.ptxVersion >= 90 ? 2 : 1;
     k.store(v, std::memory_order_relaxed);
   }
@@ -49,7 +60,7 @@ template <class... Params> bool compiled_to_wait(void (*kernel)(Params...), int 
 
 template <class... Params, class... Args>
 void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
-                  const char* name, Args&&... args) {
+                  const launch_site& site, Args&&... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
@@ -59,10 +70,10 @@ void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t 
   early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   early[0].val.programmaticStreamSerializationAllowed = 1;
   const device_properties& props = current_device_properties();
-  if (props.cc_major >= 9 && compiled_to_wait(kernel, props.device)) {
+  if (props.cc_major >= 9 && compiled_to_wait(kernel, props.device, site)) {
     config.attrs = early;
     config.numAttrs = 1;
   }
-  check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__, __LINE__);
+  site.check(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
 }
 }  // namespace rune::kernels

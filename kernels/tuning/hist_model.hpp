@@ -387,12 +387,17 @@ constexpr hist_choice hist_partitioned_model(const hist_problem& p, const hist_d
 // histograms (one int load an element) win in four passes at 0.96. What tells the two apart
 // is in the body's type: the benchmark's elements are loaded from an array, gromacs' are
 // computed from the index (a map of iota whose functions gather a pair and two positions and
-// compute a force), which every pass would do again. So an HDW histogram whose body loads
-// nothing takes no S > 1 shared passes, and no partitions either, whose scatter writes every
+// compute a force), which every pass would do again. A body "loads" where its leaves are
+// arrays; reads through views inside its functions (a map of iota indexing an array) count
+// as computed, like gromacs' gathers. So an HDW histogram whose body loads nothing takes no
+// S > 1 shared passes, and no partitions either, whose scatter writes every
 // update out and reads it back where one hardware atomic per update is all it needs. H200
 // (bench/experiments/2026-12-01-h200-gromacs-computed-bodies.md), gromacs at 1x - 8x the
 // paper's pairs against one atomicAdd per update: two shared passes 0.79x - 0.86x, partitions
-// 0.55x - 0.76x, one atomic per update 1.41x - 1.56x.
+// 0.55x - 0.76x, one atomic per update 1.41x - 1.56x. The examples' other histograms plan as
+// before: histo's loads its pixels, and image_registration's (one pass at the paper's sizes)
+// and k-means' (two fused histograms, so no partitions, and 262144 bins past the shared
+// passes' limit at k = 1024) go where they went.
 constexpr bool computed_hdw(const hist_problem& p) { return !p.loads && p.cls == atomic_class::hdw; }
 constexpr bool shared_passes_pay(const hist_problem& p, const hist_device& d, const hist_constants& k, std::int64_t S) {
   if (S <= 1) return true;

@@ -42,7 +42,7 @@ using namespace rune::kernels::tuning;
 constexpr const char* usage =
     "usage: rune-plan scan --device gtx780ti|rtx2080ti|h100|current --types i32[,i64,...] [--model thesis|rune]"
     " | rune-plan hist --device rtx2080ti|h100|current --N <n> --H <bins> --RF <rf> --class hdw|cas|xcg"
-    " --elem-bytes <b>";
+    " --elem-bytes <b> [--loads 1|0]";
 
 // A usage error: reported on one line with the usage, exit status 2.
 struct bad_arguments {
@@ -290,7 +290,7 @@ int run_scan(const std::vector<std::string>& args) {
 // ---- hist ---------------------------------------------------------------------------------------
 
 int run_hist(const std::vector<std::string>& args) {
-  const auto opts = parse_options(args, {"device", "N", "H", "RF", "class", "elem-bytes"});
+  const auto opts = parse_options(args, {"device", "N", "H", "RF", "class", "elem-bytes", "loads"});
   const std::string& device = required(opts, "device");
   hist_problem p{};
   p.n = parse_count("N", required(opts, "N"), 1, std::int64_t(1) << 62);
@@ -301,6 +301,12 @@ int run_hist(const std::vector<std::string>& args) {
   if (!c) throw bad_arguments{"unknown --class '" + cls + "' (expected hdw, cas or xcg)"};
   p.cls = *c;
   p.elem_bytes = parse_count("elem-bytes", required(opts, "elem-bytes"), 1, std::int64_t(1) << 30);
+  // 0: a body that computes its elements from the index (Note [Passes and partitions that cannot pay]).
+  if (opts.count("loads")) {
+    const std::string& loads = opts.at("loads");
+    if (loads != "0" && loads != "1") throw bad_arguments{"--loads must be 1 or 0, not '" + loads + "'"};
+    p.loads = loads == "1";
+  }
 
   std::optional<hist_device> dev;
   if (device == "current") {
@@ -323,9 +329,9 @@ int run_hist(const std::vector<std::string>& args) {
   }
 
   const hist_plan plan = hist_model(p, *dev);
-  std::printf("hist device=%s N=%lld H=%lld RF=%g class=%s elem-bytes=%lld\n", device.c_str(),
+  std::printf("hist device=%s N=%lld H=%lld RF=%g class=%s elem-bytes=%lld loads=%d\n", device.c_str(),
               static_cast<long long>(p.n), static_cast<long long>(p.bins), p.race_factor, cls.c_str(),
-              static_cast<long long>(p.elem_bytes));
+              static_cast<long long>(p.elem_bytes), p.loads ? 1 : 0);
   std::printf("shared M=%lld S=%lld\n", static_cast<long long>(plan.shared.M), static_cast<long long>(plan.shared.S));
   std::printf("global M=%lld S=%lld\n", static_cast<long long>(plan.global.M), static_cast<long long>(plan.global.S));
   const long long limit = static_cast<long long>(dev->tuning.max_shared_passes[p.cls]);
@@ -336,6 +342,9 @@ int run_hist(const std::vector<std::string>& args) {
     std::printf("run=partitioned (shared S=%lld > %lld for %s; P=%lld <= %lld partitions)\n",
                 static_cast<long long>(plan.shared.S), limit, cls.c_str(), static_cast<long long>(plan.partitioned.S),
                 static_cast<long long>(dev->tuning.max_partitions[p.cls]));
+  else if (plan.run == hist_memory::global && computed_hdw(p) && plan.shared.S > 1)
+    std::printf("run=global (shared S=%lld, but the body computes its elements: no passes or partitions redo them)\n",
+                static_cast<long long>(plan.shared.S));
   else if (plan.run == hist_memory::global && plan.shared.S <= limit)
     std::printf("run=global (shared S=%lld: too few updates per bin and block for more than one pass)\n",
                 static_cast<long long>(plan.shared.S));

@@ -85,6 +85,13 @@ rune_plan_case(hist_h100_runs "shared M=[0-9]+ S=[0-9]+\nglobal M=[0-9]+ S=[0-9]
 rune_plan_case(hist_h100_gromacs_global
                "\nglobal M=1 S=1\nrun=global \\(shared S=2: too few updates per bin and block for more than one pass\\)"
                hist --device h100 --N 8280960 --H 69534 --RF 1 --class hdw --elem-bytes 4)
+# gromacs at eight times its pairs: two shared passes would pay for a body that loads its
+# elements, and a body that computes them (--loads 0) goes to global memory.
+rune_plan_case(hist_h100_loaded_passes "\nrun=shared \\(shared S=2 <= 4 for hdw\\)"
+               hist --device h100 --N 66247680 --H 69534 --RF 1 --class hdw --elem-bytes 4)
+rune_plan_case(hist_h100_computed_global
+               "loads=0\n.*\nrun=global \\(shared S=2, but the body computes its elements: no passes or partitions redo them\\)"
+               hist --device h100 --N 66247680 --H 69534 --RF 1 --class hdw --elem-bytes 4 --loads 0)
 # On the H100, CAS beyond one shared pass partitions its updates (Note [Partitioned histograms]).
 rune_plan_case(hist_h100_partitioned_cas
                "\nrun=partitioned \\(shared S=7 > 1 for cas; P=7 <= 64 partitions\\)\npartitioned P=7 H_chk=56174\n"
@@ -108,6 +115,7 @@ rune_plan_bad(scan_unknown_model "unknown --model 'futhark'" scan --device h100 
 rune_plan_bad(hist_unknown_class "unknown --class 'lock'" hist --device rtx2080ti --N 100 --H 10 --RF 1 --class lock --elem-bytes 4)
 rune_plan_bad(hist_bad_N "--N must be a whole number" hist --device rtx2080ti --N lots --H 10 --RF 1 --class hdw --elem-bytes 4)
 rune_plan_bad(hist_zero_H "--H must be a whole number" hist --device rtx2080ti --N 100 --H 0 --RF 1 --class hdw --elem-bytes 4)
+rune_plan_bad(hist_bad_loads "--loads must be 1 or 0" hist --device rtx2080ti --N 100 --H 10 --RF 1 --class hdw --elem-bytes 4 --loads yes)
 rune_plan_bad(hist_small_RF "--RF must be a number" hist --device rtx2080ti --N 100 --H 10 --RF 0.5 --class hdw --elem-bytes 4)
 rune_plan_bad(hist_missing_elem_bytes "missing --elem-bytes" hist --device rtx2080ti --N 100 --H 10 --RF 1 --class hdw)
 rune_plan_bad(hist_scan_device "unknown --device 'gtx780ti' for hist" hist --device gtx780ti --N 100 --H 10 --RF 1 --class hdw --elem-bytes 4)
