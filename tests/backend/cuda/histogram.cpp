@@ -5,7 +5,8 @@
 // CAS (incl. 8- and 16-bit bins) and XCG; accumulation into an existing destination; indices
 // outside the bins, extreme ones included; far fewer elements than bins; 10^7 and 10^8 bins;
 // race factors 1 and 63; two fused histograms and a stored map in one pass (the map written
-// exactly once when S > 1).
+// exactly once when S > 1); keys computed from the index against the same keys loaded (the
+// model's shared passes for the one, not the other).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -279,6 +280,36 @@ TEST_CASE("cuda histogram: the race-factor inspector sees RF 63 and RF 1, and th
     if (rf == 1) CHECK(report.race_factors[0] < 1.5);
     else CHECK(report.race_factors[0] > 20);  // about 0.63 x 63 once the samples cover H
   }
+}
+
+// Keys computed from the index (a map of iota) and the same keys loaded from an array: 13e6
+// updates over 69534 int bins, where two shared passes pay for loaded keys on sm_90 (227 KiB
+// of shared memory a block, 264 resident blocks), while each pass would compute every element
+// again for the computed ones, which go to global memory instead (Note [Passes and partitions
+// that cannot pay], kernels/tuning/hist_model.hpp). The counts are the same either way.
+TEST_CASE("cuda histogram: keys computed from the index take no shared passes, the same keys loaded take two") {
+  const index_t n = 13'000'000, h = 69534;
+  std::vector<int> want(static_cast<std::size_t>(h));
+  for (index_t b = 0; b < h; ++b) want[static_cast<std::size_t>(b)] = static_cast<int>(n / h + (b < n % h ? 1 : 0));
+  std::vector<std::int32_t> host_keys(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) host_keys[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i % h);
+  kn::hist_launch_plan computed, loaded;
+  const auto keys = rune::map([] RUNE_FN(index_t i) { return i % 69534; }, rune::iota(n));
+  RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, keys, rune::replicate(n, 1)), rune::on_gpu,
+                              rune::hist_plan_report{&computed})
+                      .to_vector(),
+                  want);
+  RUNE_CHECK_SAME(rune::force(rune::genhist(h, rune::plus{}, 0, rune::to_array(host_keys), rune::replicate(n, 1)),
+                              rune::on_gpu, rune::hist_plan_report{&loaded})
+                      .to_vector(),
+                  want);
+  REQUIRE(computed.histograms.size() == 1);
+  REQUIRE(loaded.histograms.size() == 1);
+  CHECK_FALSE(computed.histograms[0].shared);
+  CHECK_FALSE(computed.histograms[0].partitioned);
+  CHECK(computed.histograms[0].S == 1);
+  CHECK(loaded.histograms[0].shared);
+  CHECK(loaded.histograms[0].S == 2);
 }
 
 TEST_CASE("cuda histogram paths: sizes 0, 1 and odd, with few bins") {
