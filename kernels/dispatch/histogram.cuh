@@ -208,9 +208,9 @@ template <class Policy, class Body> void launch_passes(index_t n, const Body& bo
       const index_t groups = (L.M - 1 + Policy::combine_subs_per_thread - 1) / Policy::combine_subs_per_thread;
       const index_t blocks = std::min<index_t>((L.len * groups + Policy::combine_threads - 1) / Policy::combine_threads,
                                                index_t(props.sm_count) * 8);
-      hist_combine_kernel<Policy, decltype(t.op), hist_value_t<Body, h>>
-          <<<static_cast<int>(blocks), Policy::combine_threads, 0, stream>>>(t, L, pass + 1 < p.histograms[h].S);
-      RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_combine_kernel");
+      launch_early(hist_combine_kernel<Policy, decltype(t.op), hist_value_t<Body, h>>, dim3(static_cast<unsigned>(blocks)),
+                   dim3(Policy::combine_threads), 0, stream, "launch of rune::kernels::hist_combine_kernel", t, L,
+                   pass + 1 < p.histograms[h].S);
     });
   }
 }

@@ -17,6 +17,7 @@
 #include "../entry/hist_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/early_launch.hpp"
 #include "../runtime/dynamic_shared.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../runtime/stream_allocator.hpp"
@@ -83,11 +84,11 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
                                                  parts.offsets, parts.values, static_cast<unsigned>(bins_bytes),
                                                  locked ? zeroed_locks(target.nbins, stream, keep) : nullptr};
 
-  scatter_kernel<<<static_cast<int>(grid), Policy::partition_threads, staging, stream>>>(n, body, parts);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_scatter_kernel");
+  launch_early(scatter_kernel, dim3(static_cast<unsigned>(grid)), dim3(Policy::partition_threads), staging, stream,
+               "launch of rune::kernels::hist_partition_scatter_kernel", n, body, parts);
   exclusive_sum_in_place(parts.counts, segments + 1, stream);
-  pass_kernel<<<per_sm * props.sm_count, Policy::block_threads, shared_bytes, stream>>>(target, updates);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::hist_partition_pass_kernel");
+  launch_early(pass_kernel, dim3(static_cast<unsigned>(per_sm * props.sm_count)), dim3(Policy::block_threads), shared_bytes,
+               stream, "launch of rune::kernels::hist_partition_pass_kernel", target, updates);
 }
 }  // namespace detail_hist
 

@@ -8,6 +8,7 @@
 #include "../entry/reduce_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
+#include "../runtime/early_launch.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../runtime/reduction_state.hpp"
 #include "../tuning/policies.hpp"
@@ -21,8 +22,8 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
   const index_t tiles = (n + tile - 1) / tile;
   if (tiles <= Policy::single_block_tiles) {
     constexpr int threads = single_block_policy<Policy>::block_threads;
-    reduce_single_block_kernel<Policy, Commutative><<<1, threads, 0, stream>>>(n, ne, op, f, out);
-    RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_single_block_kernel");
+    launch_early(reduce_single_block_kernel<Policy, Commutative, T, Op, F>, dim3(1), dim3(threads), 0, stream,
+                 "launch of rune::kernels::reduce_single_block_kernel", n, ne, op, f, out);
     return;
   }
   const index_t resident =
@@ -30,8 +31,8 @@ void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cu
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t grid = (tiles + tiles_per_block - 1) / tiles_per_block;
   const reduction_state state = reduction_state_for(stream, static_cast<std::size_t>(grid) * sizeof(T));
-  reduce_kernel<Policy, Commutative><<<static_cast<int>(grid), Policy::block_threads, 0, stream>>>(
-      n, ne, op, f, tiles_per_block, static_cast<T*>(state.partials.get()), state.ticket.get(), out);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::reduce_kernel");
+  launch_early(reduce_kernel<Policy, Commutative, T, Op, F>, dim3(static_cast<unsigned>(grid)), dim3(Policy::block_threads),
+               0, stream, "launch of rune::kernels::reduce_kernel", n, ne, op, f, tiles_per_block,
+               static_cast<T*>(state.partials.get()), state.ticket.get(), out);
 }
 }  // namespace rune::kernels

@@ -19,6 +19,7 @@
 #include "../entry/store_value_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/dynamic_shared.hpp"
+#include "../runtime/early_launch.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../runtime/reduction_state.hpp"
 #include "../tuning/policies.hpp"
@@ -56,9 +57,8 @@ void launch_scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, c
   const auto held = agent::look_back_t::hold(stream, plan.tiles);
   const auto kernel = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().first;
   constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
-  kernel<<<static_cast<unsigned>(plan.grid), Policy::block_threads, shared_bytes, stream>>>(n, seg, phase, exclusive, ne,
-                                                                                           op, f, g, held.lease, r);
-  RUNE_CUDA_CHECK_LAUNCH("rune::kernels::scan_kernel");
+  launch_early(kernel, dim3(static_cast<unsigned>(plan.grid)), dim3(Policy::block_threads), shared_bytes, stream,
+               "launch of rune::kernels::scan_kernel", n, seg, phase, exclusive, ne, op, f, g, held.lease, r);
 }
 
 // A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented); the

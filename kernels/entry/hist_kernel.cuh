@@ -34,6 +34,8 @@ __global__ void __launch_bounds__(hist_overflow_policy::fold_threads)
 template <class Policy, class Op, class T>
 __global__ void __launch_bounds__(Policy::combine_threads)
     hist_combine_kernel(hist_target<Op, T> t, hist_layout L, bool reset) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   hist_combine_agent<Policy, Op, T>{t, L, reset}.run();
 }
 
@@ -43,12 +45,16 @@ template <class Policy, class Body, class Offset>
 __global__ void __launch_bounds__(Policy::partition_threads,
                                   resident_blocks_bound(Policy::partition_threads, Policy::partition_scatter_blocks_per_sm))
     hist_partition_scatter_kernel(index_t n, Body body, hist_partitions<Offset> parts) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   hist_partition_agent<Policy, Body, Offset>{body, parts, n}.scatter(hist_shared_memory());
 }
 
 template <class Policy, class Op, class V, class Offset>
 __global__ void __launch_bounds__(Policy::block_threads)
     hist_partition_pass_kernel(hist_target<Op, V> t, hist_partitioned_updates<Offset> u) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   hist_partition_pass_agent<Policy, Op, V, Offset>{t, u, hist_shared_memory()}.run();
 }
 }  // namespace rune::kernels

@@ -6,6 +6,7 @@
 //  - reduce_single_block_kernel, for inputs of a few tiles: one wide block folds them all and
 //    writes the result, with no partials, fence or ticket (reduce_policy_sm90's
 //    single_block_tiles says when, single_block_threads how wide).
+#include "../agent/grid_dependency.cuh"
 #include "../agent/reduce_agent.cuh"
 
 namespace rune::kernels {
@@ -13,6 +14,8 @@ namespace rune::kernels {
 template <class Policy, bool Commutative, class T, class Op, class F>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(index_t n, T ne, Op op, F f, index_t tiles_per_block, T* partials, unsigned* ticket, T* out) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   using agent = reduce_agent<Policy, T, Op, F, Commutative>;
   __shared__ typename agent::temp_storage temp;
   __shared__ bool last_block;
@@ -46,6 +49,8 @@ template <class Policy> struct single_block_policy : Policy {
 template <class Policy, bool Commutative, class T, class Op, class F>
 __global__ void __launch_bounds__(single_block_policy<Policy>::block_threads)
     reduce_single_block_kernel(index_t n, T ne, Op op, F f, T* out) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   using agent = reduce_agent<single_block_policy<Policy>, T, Op, F, Commutative>;
   __shared__ typename agent::temp_storage temp;
   const agent a{temp, op, f, ne, n};

@@ -1,5 +1,6 @@
 #pragma once
 // __global__ shell of the single-pass maposcanomap: a persistent grid taking tiles in order.
+#include "../agent/grid_dependency.cuh"
 #include "../agent/scan_agent.cuh"
 #include "../tuning/arch_limits.hpp"
 
@@ -10,6 +11,8 @@ __global__ void __launch_bounds__(Policy::block_threads,
                                   resident_blocks_bound(Policy::block_threads, Policy::template min_blocks_for<T, G>()))
     scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, T ne, Op op, F f, G g,
                 typename scan_agent<Policy, Segmented, T, Op, F, G, R>::look_back_state st, R r) {
+  allow_dependent_grids();  // Note [Kernels launched early]
+  wait_for_prior_grids();
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   // Dynamic, sized by the launch (sizeof(agent::temp_storage)): static shared memory stops at
   // 48 KiB a block. Raw bytes, as element types with constructors cannot sit in __shared__.

@@ -5,21 +5,28 @@
 // Each force enqueues kernels one after another (a histogram's fill of its bins, its pass and
 // the map that reads the bins; the next force's kernels after those), and an ordinary launch
 // starts only once the kernel before it on the stream has finished: the GPU then spends the
-// next launch's start-up with nothing to run. On sm_90 the elementwise, histogram-pass and fold
-// kernels are launched with programmatic stream serialization instead: each block first lets
-// the next launch begin (griddepcontrol.launch_dependents), so that launch is scheduled while
-// this one's last blocks run, and then waits (griddepcontrol.wait) for the grids before it to
-// complete and their memory to be visible before it reads or writes any global memory. So the
-// result is that of ordinary launches: the wait comes before every access. A kernel before it
-// that never executes launch_dependents (a user's, say) makes it wait for that kernel's end,
-// as an ordinary launch does; other work on the stream (copies, event
-// waits) orders as always. Before sm_90 the launch is an ordinary one and the kernels' wait and
+// next launch's start-up with nothing to run. On sm_90 the elementwise, scan, reduction and
+// histogram kernels (all but the race-factor inspector's two and the one-thread store of an
+// empty scan's total) are launched with programmatic stream serialization instead: each block
+// first lets the next launch begin (griddepcontrol.launch_dependents), so that launch is
+// scheduled while this one's last blocks run, and then waits (griddepcontrol.wait) for the
+// grids before it to complete and their memory to be visible before it reads or writes any
+// global memory. So the result is that of ordinary launches: the wait comes before every
+// access. The next grid's blocks are placed only once every block of this one has let it
+// begin, so they never hold the SMs that a scan's later tiles (whose look-back waits on the
+// earlier ones) still need. A kernel before it that never executes launch_dependents (a
+// user's, say) makes it wait for that kernel's end, as an ordinary launch does; other work on
+// the stream (copies, event waits) orders as always. Before sm_90 the launch is an ordinary one and the kernels' wait and
 // trigger compile to nothing (agent/grid_dependency.cuh); so is a launch of code compiled for an
 // older virtual architecture (its PTX JIT-compiled for the device), which has no wait in it.
 // H200, the GPU's time alone (bench_gpu_force_host_parts' queued rows): histo's counts then
 // clamp 21.5 - 21.7 -> 19.4 - 19.5 us, against 19.7 - 20.1 for the peer's fill, atomics and
 // thrust::transform; the fill of its bins alone 4.0 - 4.1 -> 4.2 - 4.3 us
 // (bench/experiments/2026-12-01-h200-kernels-launched-early.md).
+// The scan, reduction, combine and partition kernels launched so too: a graph of the five
+// constructs 2% - 6% faster (n = 1e3: 21.1 - 21.3 -> 20.6 - 20.7 us), a sum kept on the device
+// enqueued in 4.5 - 6.7 us instead of 6.2 - 7.5, the 2^28-element sweep within 0.5%
+// (bench/experiments/2026-12-02-h200-all-kernels-launched-early.md).
 #include <cuda_runtime.h>
 
 #include <atomic>
