@@ -16,9 +16,10 @@
 // begin, so they never hold the SMs that a scan's later tiles (whose look-back waits on the
 // earlier ones) still need. A kernel before it that never executes launch_dependents (a
 // user's, say) makes it wait for that kernel's end, as an ordinary launch does; other work on
-// the stream (copies, event waits) orders as always. Before sm_90 the launch is an ordinary one and the kernels' wait and
-// trigger compile to nothing (agent/grid_dependency.cuh); so is a launch of code compiled for an
-// older virtual architecture (its PTX JIT-compiled for the device), which has no wait in it.
+// the stream (copies, event waits) orders as always. Before sm_90 the launch is an ordinary
+// one and the kernels' wait and trigger compile to nothing (agent/grid_dependency.cuh); so is
+// a launch of code compiled for an older virtual architecture (its PTX JIT-compiled for the
+// device), which has no wait in it.
 // H200, the GPU's time alone (bench_gpu_force_host_parts' queued rows): histo's counts then
 // clamp 21.5 - 21.7 -> 19.4 - 19.5 us, against 19.7 - 20.1 for the peer's fill, atomics and
 // thrust::transform; the fill of its bins alone 4.0 - 4.1 -> 4.2 - 4.3 us
