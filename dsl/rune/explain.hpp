@@ -152,12 +152,11 @@ template <bool Unfused, class... Roots> std::string explain_roots(const char* ba
 
 template <class... Args> std::string explain(const Args&... args) {
   if constexpr (detail::check_roots<Args...>()) {
-    auto roots = detail::roots_of(args...);
     const detail::backend_kind kind =
         detail::choose_backend(detail::wants_cpu<Args...>, detail::wants_gpu<Args...>, "rune::explain");
     const char* backend = kind == detail::backend_kind::cpu ? "cpu" : "cuda";
-    return std::apply(
-        [&](const auto&... r) { return detail::explain_roots<detail::wants_unfused<Args...>>(backend, r...); }, roots);
+    return detail::with_roots(
+        [&](const auto&... r) { return detail::explain_roots<detail::wants_unfused<Args...>>(backend, r...); }, args...);
   } else {
     return std::string{};
   }

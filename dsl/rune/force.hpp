@@ -51,18 +51,18 @@ template <class... Ps> struct all_default_constructible<tlist<Ps...>> {
   static constexpr bool value = (std::is_default_constructible_v<typename Ps::value_type> && ...);
 };
 template <class... Roots> struct roots_forest;
-template <class... Roots> struct roots_forest<std::tuple<Roots...>> {
+template <class... Roots> struct roots_forest<root_list<Roots...>> {
   using type = forest<Roots...>;
 };
 template <class... Args> inline constexpr bool gpu_can_hold =
-    all_default_constructible<typename roots_forest<decltype(roots_of(std::declval<const Args&>()...))>::type::positions>::value;
+    all_default_constructible<typename roots_forest<root_list_t<Args...>>::type::positions>::value;
 
 // The rune::into among Args fits the force's roots (check_into); a force without one always does.
 template <class... Args> constexpr bool check_into_of() {
   if constexpr (into_count<Args...> == 0) {
     return true;
   } else {
-    using forest_type = typename roots_forest<decltype(roots_of(std::declval<const Args&>()...))>::type;
+    using forest_type = typename roots_forest<root_list_t<Args...>>::type;
     return check_into<forest_type, decltype(into_of(std::declval<const Args&>()...))>();
   }
 }
@@ -96,7 +96,6 @@ auto run_forest(Backend& be, Into into, const Roots&... roots) {
 
 template <class... Args> auto force(const Args&... args) {
   if constexpr (detail::check_roots<Args...>() && detail::check_into_of<Args...>()) {
-    auto roots = detail::roots_of(args...);
     const auto into = detail::into_of(args...);
     constexpr bool unfused = detail::wants_unfused<Args...>;
     constexpr bool on_device = detail::wants_on_device<Args...>;
@@ -118,11 +117,10 @@ template <class... Args> auto force(const Args&... args) {
                           "CPU (no CUDA device is usable, or RUNE_BACKEND=cpu)");
     // The CPU backend under nvcc only where it can be asked for (Note [The CPU backend under nvcc]).
     constexpr bool cpu = (!gpu || detail::cpu_fallback) && !on_device;
-    return detail::with_backend<gpu, cpu>(
-        kind,
-        [&](auto& be) {
-          return std::apply([&](const auto&... r) { return detail::run_forest<unfused, on_device>(be, into, r...); },
-                            roots);
+    return detail::with_roots(
+        [&](const auto&... roots) {
+          return detail::with_backend<gpu, cpu>(
+              kind, [&](auto& be) { return detail::run_forest<unfused, on_device>(be, into, roots...); }, args...);
         },
         args...);
   } else {

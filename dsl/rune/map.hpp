@@ -12,7 +12,7 @@ namespace detail {
 // The map node of f over xs, its input lengths checked (map() has checked the types).
 template <class F, class... Xs> auto make_map(F f, const Xs&... xs) {
   using node = map_node<F, node_of_t<Xs>...>;
-  node m{fresh_node_id(), f, {as_node(xs)...}};
+  node m{fresh_node_id(), f, make_row(as_node(xs)...)};
   index_t len = unknown_length;
   int first = 0, k = 0;
   auto check = [&](index_t n) {
@@ -23,7 +23,8 @@ template <class F, class... Xs> auto make_map(F f, const Xs&... xs) {
       fail("rune::map: input " + std::to_string(first) + " has " + std::to_string(len) +
                    " elements but input " + std::to_string(k) + " has " + std::to_string(n));
   };
-  std::apply([&](const auto&... x) { (check(known_length(x)), ...); }, m.xs);
+  [&]<std::size_t... K>(std::index_sequence<K...>) { (check(known_length(get<K>(m.xs))), ...); }(
+      std::index_sequence_for<Xs...>{});
   return m;
 }
 }  // namespace detail

@@ -123,13 +123,11 @@ template <class N> index_t known_length(const N& n) {
     if constexpr (tr::has_dest) return known_length(n.dest);
     else return n.bins;
   } else {
-    return std::apply(
-        [](const auto&... x) {
-          index_t len = unknown_length;
-          ((len = known_length(x) >= 0 && len < 0 ? known_length(x) : len), ...);
-          return len;
-        },
-        n.xs);
+    index_t len = unknown_length;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((len = known_length(get<K>(n.xs)) >= 0 && len < 0 ? known_length(get<K>(n.xs)) : len), ...);
+    }(std::make_index_sequence<decltype(n.xs)::size>{});
+    return len;
   }
 }
 

@@ -17,6 +17,25 @@ template <class A> auto root_or_nothing(const A& a) {
 
 template <class... Args> auto roots_of(const Args&... args) { return std::tuple_cat(root_or_nothing(args)...); }
 
+// f(the node of each argument that is not an option), in order: a force's roots, built as the
+// call's arguments and alive until it returns. No std::tuple of them (Note [Why not
+// std::tuple]): a force of one process makes one lambda per argument instead.
+template <class F> decltype(auto) with_roots(F&& f) { return f(); }
+template <class F, class A, class... As> decltype(auto) with_roots(F&& f, const A& a, const As&... as) {
+  if constexpr (is_option<A>) return with_roots(std::forward<F>(f), as...);
+  else return with_roots([&](const auto&... rest) -> decltype(auto) { return f(as_node(a), rest...); }, as...);
+}
+
+// The roots' node types, the options left out (what with_roots passes), as root_list<Rs...>.
+template <class... Rs> struct root_list {};
+template <class L, class... Args> struct root_list_of {
+  using type = L;
+};
+template <class... Rs, class A, class... As>
+struct root_list_of<root_list<Rs...>, A, As...>
+    : root_list_of<std::conditional_t<is_option<A>, root_list<Rs...>, root_list<Rs..., node_of_t<A>>>, As...> {};
+template <class... Args> using root_list_t = typename root_list_of<root_list<>, Args...>::type;
+
 template <class... Args> inline constexpr bool wants_unfused = (std::is_same_v<Args, unfused_t> || ...);
 template <class... Args> inline constexpr bool wants_cpu = (std::is_same_v<Args, on_cpu_t> || ...);
 template <class... Args> inline constexpr bool wants_gpu = (std::is_same_v<Args, on_gpu_t> || ...);

@@ -7,6 +7,11 @@
 // and cuda::std::tuple is not available to a plain g++ build. `row` is an aggregate with
 // __host__ __device__ access and nothing else. Not a Hana tuple either, for the same reason:
 // Hana's accessors are constexpr host functions (fusion/forest.hpp, Note [Hana on the host]).
+// On the host a row is also cheaper to compile: a std::tuple instantiates constructors, a
+// _Tuple_impl and a _Head_base level and getters for each element type, a row one aggregate.
+// So a map's inputs, a node's children and a force's roots are rows or call arguments too
+// (five_rune.cu at -O0: 2580 -> 2320 functions under nvcc, 1712 -> 1454 under g++;
+// bench/experiments/2026-12-02-compile-nodes-without-tuples.md).
 #include <cstddef>
 #include <utility>
 

@@ -32,7 +32,9 @@ template <class N> void collect_comms(const N& n, std::vector<communicator>& out
   } else if constexpr (tr::is_distributed) {
     out.push_back(n.comm);
   } else {
-    std::apply([&](const auto&... c) { (collect_comms(c, out), ...); }, children_of(n));
+    const auto kids = children_of(n);
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (collect_comms(get<K>(kids), out), ...); }(
+        std::make_index_sequence<decltype(kids)::size>{});
   }
 }
 

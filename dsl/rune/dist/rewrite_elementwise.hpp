@@ -71,11 +71,12 @@ template <class T> replicate_node<T> map_input(const local_scalar<T>& s, index_t
 }
 
 template <class F, class... Ns> map_node<F, Ns...> map_over(const F& f, std::tuple<Ns...> xs) {
-  return {fresh_node_id(), f, std::move(xs)};
+  return {fresh_node_id(), f, std::apply([](const auto&... x) { return make_row(x...); }, xs)};
 }
 
 template <class L, class F, class... Xs> auto rewrite_node(L& lz, const map_node<F, Xs...>& m) {
-  auto kids = std::apply([&](const auto&... x) { return std::make_tuple(lz(x)...); }, m.xs);
+  auto kids = [&]<std::size_t... K>(std::index_sequence<K...>) { return std::make_tuple(lz(get<K>(m.xs))...); }(
+      std::index_sequence_for<Xs...>{});
   const layout_ptr layout = common_layout(kids);
   const index_t n = first_known_length(kids);
   auto inputs = std::apply([&](const auto&... k) { return std::make_tuple(map_input(k, n)...); }, kids);

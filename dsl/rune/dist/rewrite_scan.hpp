@@ -119,7 +119,7 @@ template <class L, class Op, class T, class X, scan_kind K> auto rewrite_node(L&
     using scan_t = scan_node<Op, T, IN, K>;
     using node = map_node<with_carry<Op, T>, scan_t>;
     return local_array<node>{node{fresh_node_id(), with_carry<Op, T>{s.op, carry},
-                                  std::tuple<scan_t>{scan_t{s.id, s.op, s.ne, in.node, 0}}},
+                                  make_row(scan_t{s.id, s.op, s.ne, in.node, 0})},
                              x.layout};
   }
 }

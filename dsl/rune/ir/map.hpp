@@ -1,8 +1,8 @@
 #pragma once
 // n-ary map: f(xs[i], ys[i], ...). Scalar inputs (reduce, last, index) are broadcast.
-#include <tuple>
 #include <type_traits>
 
+#include "../detail/row.hpp"
 #include "kind.hpp"
 
 namespace rune::detail {
@@ -10,7 +10,8 @@ template <class F, class... Xs> struct map_node {
   using value_type = std::decay_t<std::invoke_result_t<const F&, typename Xs::value_type...>>;
   std::uint64_t id;
   F f;
-  std::tuple<Xs...> xs;
+  // A row, not a std::tuple: nodes are copied into every force (Note [Why not std::tuple]).
+  row<Xs...> xs;
 };
 
 template <class F, class... Xs>

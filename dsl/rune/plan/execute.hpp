@@ -53,7 +53,7 @@ template <int Start, class Node, class Ptrs, class... Cs>
 void collect_children(const Node& n, Ptrs& ptrs, tlist<Cs...>) {
   [[maybe_unused]] auto kids = children_of(n);
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    (collect_nodes<Start + child_offset<Cs...>(static_cast<int>(K))>(std::get<K>(kids), ptrs), ...);
+    (collect_nodes<Start + child_offset<Cs...>(static_cast<int>(K))>(get<K>(kids), ptrs), ...);
   }(std::index_sequence_for<Cs...>{});
 }
 
