@@ -133,9 +133,7 @@ template <int N, int R> struct plan_printer {
 
 template <class Forest, class... Roots> bool forest_identities_agree(const Roots&... roots) {
   typename forest_storage<typename Forest::positions>::pointers ptrs{};
-  [&]<std::size_t... R>(std::index_sequence<R...>) {
-    (collect_nodes<Forest::desc.roots[R] + 1 - subtree_size<Roots>>(roots, ptrs), ...);
-  }(std::index_sequence_for<Roots...>{});
+  collect_nodes<Forest>(ptrs, roots...);
   return same_typed_nodes_are_shared<Forest>(ptrs);
 }
 

@@ -31,13 +31,6 @@ template <class Forest, bool Unfused, bool Positional> struct plan_holder {
 
 template <class N> inline constexpr int subtree_size = tlist_size<post_order_t<N>>;
 
-template <class... Cs> constexpr int child_offset(int k) {
-  const int sizes[] = {subtree_size<Cs>..., 0};
-  int total = 0;
-  for (int i = 0; i < k; ++i) total += sizes[i];
-  return total;
-}
-
 template <class L> struct forest_storage;
 template <class... Ps> struct forest_storage<tlist<Ps...>> {
   // rows, not std::tuples: one base per slot and no member templates, so a force instantiates
@@ -46,20 +39,26 @@ template <class... Ps> struct forest_storage<tlist<Ps...>> {
   using results = row<result_slot_t<Ps>...>;
 };
 
-// Node addresses by position: the roots walked in post-order, as the planner numbered them.
-template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, Ptrs& ptrs);
-
-template <int Start, class Node, class Ptrs, class... Cs>
-void collect_children(const Node& n, Ptrs& ptrs, tlist<Cs...>) {
-  [[maybe_unused]] auto kids = children_of(n);
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    (collect_nodes<Start + child_offset<Cs...>(static_cast<int>(K))>(get<K>(kids), ptrs), ...);
-  }(std::index_sequence_for<Cs...>{});
+// A node's subtree in post-order (its children's, left to right, then itself), its addresses
+// written from `next` on. One walk per node type, shared by every force that holds the type.
+template <class Node> void collect_post_order(const Node& n, const void**& next) {
+  [[maybe_unused]] const auto kids = children_of(n);
+  [&]<std::size_t... K>(std::index_sequence<K...>) { (collect_post_order(get<K>(kids), next), ...); }(
+      std::make_index_sequence<decltype(kids)::size>{});
+  *next++ = &n;
 }
 
-template <int Start, class Node, class Ptrs> void collect_nodes(const Node& n, Ptrs& ptrs) {
-  collect_children<Start>(n, ptrs, typename node_traits<Node>::children{});
-  get<Start + subtree_size<Node> - 1>(ptrs) = &n;
+// Node addresses by position: the roots walked in post-order, as the planner numbered them
+// (root R's subtree ends at position roots[R]), then read into the typed pointers.
+template <class Forest, class Ptrs, class... Roots> void collect_nodes(Ptrs& ptrs, const Roots&... roots) {
+  const void* flat[Forest::size];
+  [&]<std::size_t... R>(std::index_sequence<R...>) {
+    const void** next = nullptr;
+    ((next = flat + (Forest::desc.roots[R] + 1 - subtree_size<Roots>), collect_post_order(roots, next)), ...);
+  }(std::index_sequence_for<Roots...>{});
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((get<I>(ptrs) = static_cast<std::remove_reference_t<decltype(get<I>(ptrs))>>(flat[I])), ...);
+  }(std::make_index_sequence<Forest::size>{});
 }
 
 // Identities of same-typed positions agree, so the typed plan is valid (Note [Identity by
@@ -123,9 +122,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
 
  public:
   template <class... Roots> executor(Backend& be, Into into, const Roots&... roots) : be_(be), into_(into) {
-    [&]<std::size_t... R>(std::index_sequence<R...>) {
-      (collect_nodes<F.roots[R] + 1 - subtree_size<Roots>>(roots, ptrs_), ...);
-    }(std::index_sequence_for<Roots...>{});
+    collect_nodes<Forest>(ptrs_, roots...);
   }
 
   // Leaves in the backend's memory (host arrays uploaded for cuda, device arrays downloaded
