@@ -36,7 +36,7 @@
 #include <utility>
 
 #include "cuda_error.hpp"
-#include "device_properties.hpp"
+#include "devices.hpp"
 
 namespace rune::kernels {
 
@@ -77,8 +77,9 @@ void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t 
   cudaLaunchAttribute early[1];
   early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   early[0].val.programmaticStreamSerializationAllowed = 1;
-  const device_properties& props = current_device_properties();
-  if (props.cc_major >= 9 && compiled_to_wait(kernel, props.device, site)) {
+  // Code compiled for compute_90 or later runs on sm_90 or later only, so this also says the
+  // device takes the attribute.
+  if (compiled_to_wait(kernel, current_device(), site)) {
     config.attrs = early;
     config.numAttrs = 1;
   }
