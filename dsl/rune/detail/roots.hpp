@@ -10,6 +10,8 @@
 
 namespace rune::detail {
 
+// The roots as a std::tuple, for the distributed force, which rewrites and reads them several
+// times; a force of one process passes them straight on (with_roots).
 template <class A> auto root_or_nothing(const A& a) {
   if constexpr (is_option<A>) return std::tuple<>{};
   else return std::tuple<node_of_t<A>>(as_node(a));
