@@ -16,9 +16,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <array>
 #include <cstdint>
+#include <ctime>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -130,6 +130,15 @@ template <class Policy, class Body> auto pass_kernel(hist_pass_kind kind, int op
   return with_dynamic_shared<&hist_pass_kernel<Policy, Body, hist_pass_kind::direct>>(optin);
 }
 
+// The host's clock in milliseconds, for the inspector's report: std::timespec_get rather than
+// <chrono>, whose header (with the <sstream> C++20's <chrono> brings) every program that
+// includes rune would parse for this one reading.
+inline double host_ms() {
+  std::timespec t{};
+  std::timespec_get(&t, TIME_UTC);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
 // The decisions for a body: the model's, then again with the race factors the inspector
 // measured where asked and where some histogram would go to global memory (RF matters to
 // the global-memory model alone). Without Inspector, no inspector is compiled and none is
@@ -144,9 +153,9 @@ std::array<hist_decision, K> decide(index_t n, const Body& body, std::array<hist
     bool global = false;
     for (const auto& d : plan) global = global || (d.active && !d.shared && !d.partitioned);
     if (!global) return plan;
-    const auto start = std::chrono::steady_clock::now();
+    const double start = host_ms();
     const std::array<double, K> rf = estimate_race_factors(n, body, stream);
-    inspect_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    inspect_ms = host_ms() - start;
     for (std::size_t h = 0; h < K; ++h) requests[h].race_factor = rf[h];
     return plan_histograms(requests, device, o);
   } else {

@@ -19,10 +19,11 @@
 #include <cuda_runtime.h>
 
 #include "cuda_error.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
-inline bool capturing(cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   RUNE_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
   return status != cudaStreamCaptureStatusNone;

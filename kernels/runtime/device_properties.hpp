@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "cuda_error.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
@@ -20,7 +21,7 @@ struct device_properties {
   int cc_major = 0, cc_minor = 0;
 };
 
-inline const device_properties& current_device_properties() {
+RUNE_OUT_OF_LINE inline const device_properties& current_device_properties() {
   static std::array<device_properties, 64> cache{};
   static std::array<std::once_flag, 64> once;
   int dev = 0;

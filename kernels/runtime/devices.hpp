@@ -13,11 +13,12 @@
 #include <cuda_runtime.h>
 
 #include "cuda_error.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
 // The number of visible devices, asked once; 0 where CUDA has none.
-inline int visible_devices() {
+RUNE_OUT_OF_LINE inline int visible_devices() {
   static const int count = [] {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -41,7 +42,7 @@ inline int current_device() {
 // stream being captured into a graph cannot be asked (CUDA counts cudaStreamGetDevice among
 // the calls a capture forbids): its device is then the current one, as it must be for the
 // capture's other launches.
-inline int device_of_stream(cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline int device_of_stream(cudaStream_t stream) {
   if (!several_devices()) return 0;
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   RUNE_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
@@ -57,7 +58,7 @@ inline int device_of_stream(cudaStream_t stream) {
 class scoped_device {
  public:
   enum class errors { thrown, ignored };
-  explicit scoped_device(int device, errors on_error = errors::thrown) {
+  RUNE_OUT_OF_LINE explicit scoped_device(int device, errors on_error = errors::thrown) {
     if (!several_devices()) return;
     cudaError_t e = cudaGetDevice(&saved_);
     if (e == cudaSuccess && saved_ != device) {

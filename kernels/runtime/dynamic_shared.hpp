@@ -14,13 +14,14 @@
 
 #include "cuda_error.hpp"
 #include "device_properties.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
 // Allows `kernel` `bytes` of dynamic shared memory on the current device, once per device
 // ordinal below 64 (`done` holds a bit each; any further device sets it at every call, which
 // is right, only slower). Two threads may both set it: the call is idempotent.
-inline void allow_dynamic_shared(const void* kernel, int bytes, std::atomic<std::uint64_t>& done) {
+RUNE_OUT_OF_LINE inline void allow_dynamic_shared(const void* kernel, int bytes, std::atomic<std::uint64_t>& done) {
   const int device = current_device_properties().device;
   const std::uint64_t bit = device >= 0 && device < 64 ? std::uint64_t{1} << device : 0;
   if (bit != 0 && (done.load(std::memory_order_acquire) & bit) != 0) return;

@@ -32,7 +32,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <source_location>
 #include <utility>
 
 #include "cuda_error.hpp"
@@ -41,13 +40,16 @@
 namespace rune::kernels {
 
 // The launch an error names: the kernel, and the file and line of the dispatch that launched
-// it (made where the dispatch passes the kernel's name).
+// it (made where the dispatch passes the kernel's name). The compilers' builtins give what
+// std::source_location would without its header, which clang 14 with libstdc++ 12 cannot
+// compile.
 struct launch_site {
   const char* name;
-  std::source_location where;
-  launch_site(const char* kernel_name, std::source_location at = std::source_location::current())
-      : name(kernel_name), where(at) {}
-  void check(cudaError_t e) const { check_cuda(e, name, where.file_name(), static_cast<int>(where.line())); }
+  const char* file;
+  int line;
+  launch_site(const char* kernel_name, const char* at_file = __builtin_FILE(), int at_line = __builtin_LINE())
+      : name(kernel_name), file(at_file), line(at_line) {}
+  void check(cudaError_t e) const { check_cuda(e, name, file, line); }
 };
 
 // Whether kernel's code on the current device was compiled for sm_90 or later, and so holds
@@ -66,23 +68,37 @@ template <class... Params> bool compiled_to_wait(void (*kernel)(Params...), int 
   return v == 2;
 }
 
-template <class... Params, class... Args>
-void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
-                  const launch_site& site, Args&&... args) {
+// The launch itself, the same for every kernel: its arguments come as pointers to values of
+// its parameters' types. One function, so that each kernel's launch_early only converts its
+// arguments.
+inline void launch_erased(const void* kernel, bool early, dim3 grid, dim3 block, std::size_t shared_bytes,
+                          cudaStream_t stream, const launch_site& site, void** args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  cudaLaunchAttribute early[1];
-  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early[0].val.programmaticStreamSerializationAllowed = 1;
-  // Code compiled for compute_90 or later runs on sm_90 or later only, so this also says the
-  // device takes the attribute.
-  if (compiled_to_wait(kernel, current_device(), site)) {
-    config.attrs = early;
+  cudaLaunchAttribute attrs[1];
+  attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs[0].val.programmaticStreamSerializationAllowed = 1;
+  if (early) {
+    config.attrs = attrs;
     config.numAttrs = 1;
   }
-  site.check(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  site.check(cudaLaunchKernelExC(&config, kernel, args));
+}
+
+template <class... Params, class... Args>
+void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+                  const launch_site& site, Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "rune::kernels::launch_early: one argument per kernel parameter");
+  // Code compiled for compute_90 or later runs on sm_90 or later only, so this also says the
+  // device takes the attribute.
+  const bool early = compiled_to_wait(kernel, current_device(), site);
+  // Each argument converted to its parameter's type, as a call of the kernel would.
+  [&](Params... as) {
+    void* pointers[] = {static_cast<void*>(&as)..., nullptr};
+    launch_erased(reinterpret_cast<const void*>(kernel), early, grid, block, shared_bytes, stream, site, pointers);
+  }(std::forward<Args>(args)...);
 }
 }  // namespace rune::kernels

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "cuda_error.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
@@ -30,7 +31,7 @@ class host_cell_cache {
     return cache;
   }
 
-  cell acquire(std::size_t bytes) {
+  RUNE_OUT_OF_LINE cell acquire(std::size_t bytes) {
     const std::size_t k = size_class(bytes);
     if (k < classes) {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -49,7 +50,7 @@ class host_cell_cache {
 
   // Called once the stream that used the cell is idle: nothing writes into it any more, so
   // its own memory holds the link to the next free cell of its class.
-  void release(const cell& c, std::size_t bytes) {
+  RUNE_OUT_OF_LINE void release(const cell& c, std::size_t bytes) {
     const std::size_t k = size_class(bytes);
     if (k >= classes) {  // results this large are not cached
       (void)cudaFreeHost(c.host);
@@ -77,7 +78,7 @@ class host_cell_cache {
 // has synchronized. Values are copied as bytes (device results are trivially copyable).
 class host_cell {
  public:
-  host_cell(std::size_t bytes, cudaStream_t stream)
+  RUNE_OUT_OF_LINE host_cell(std::size_t bytes, cudaStream_t stream)
       : stream_(stream), bytes_(bytes), cell_(host_cell_cache::instance().acquire(bytes)) {}
   host_cell(host_cell&& o) noexcept : stream_(o.stream_), bytes_(o.bytes_), cell_(o.cell_) { o.cell_ = {}; }
   host_cell(const host_cell&) = delete;
@@ -88,7 +89,7 @@ class host_cell {
   // launch and its synchronization may still be written, so it is never reused (a leak of
   // one small cell on an error path, rather than a result landing in another call's cell).
   // Nor is a stream being captured queried: that would end its capture.
-  ~host_cell() {
+  RUNE_OUT_OF_LINE ~host_cell() {
     if (!cell_.host) return;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream_, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {

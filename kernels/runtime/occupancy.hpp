@@ -10,6 +10,7 @@
 #include "cuda_error.hpp"
 #include "device_properties.hpp"
 #include "occupancy_table.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
@@ -38,7 +39,7 @@ template <auto Kernel> int resident_blocks(int block_threads, int policy_cap, st
 //
 // Blocks of `kernel` resident on one SM of the current device at `block_threads` threads and
 // `dynamic_shared` bytes of dynamic shared memory.
-inline int blocks_per_sm_at(const void* kernel, int block_threads, std::size_t dynamic_shared) {
+RUNE_OUT_OF_LINE inline int blocks_per_sm_at(const void* kernel, int block_threads, std::size_t dynamic_shared) {
   static occupancy_table kept;
   occupancy_key key{kernel, 0, block_threads, dynamic_shared};
   RUNE_CUDA_CHECK(cudaGetDevice(&key.device));

@@ -17,6 +17,7 @@
 
 #include "capture.hpp"
 #include "cuda_error.hpp"
+#include "out_of_line.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
 #include "zeroed_scratch.cuh"
@@ -32,7 +33,7 @@ struct reduction_state {
 // that launch is enqueued: another host thread on the same stream may regrow the scratch in
 // between, and the old buffer is freed in stream order only once no holder is left. While the
 // stream is captured, state of the graph's own (Note [Forces inside a stream capture]).
-inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes) {
+RUNE_OUT_OF_LINE inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes) {
   if (capturing(stream)) {
     // The ticket, then the partials as aligned as an allocation of their own, in one block: one
     // memory node, one zeroing kernel (Note [Zeroing by a kernel]) and one free in the graph.

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "capture.hpp"
+#include "out_of_line.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
 
@@ -36,7 +37,7 @@ inline constexpr std::size_t result_slab_cells = 64;
 class result_cells {
  public:
   explicit result_cells(cudaStream_t stream) : stream_(stream) {}
-  void* take() {
+  RUNE_OUT_OF_LINE void* take() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (free_.empty()) add_slab();
     void* p = free_.back();
@@ -44,7 +45,7 @@ class result_cells {
     return p;
   }
   // From a deleter, so it never throws: a cell whose stream cannot be asked is not reused.
-  void give_back(void* p) noexcept {
+  RUNE_OUT_OF_LINE void give_back(void* p) noexcept {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream_, &status) != cudaSuccess) {
       (void)cudaGetLastError();
@@ -65,7 +66,7 @@ class result_cells {
   }
 
  private:
-  void add_slab() {
+  RUNE_OUT_OF_LINE void add_slab() {
     slabs_.push_back(pool_allocate(result_cell_bytes * result_slab_cells, stream_));
     char* base = static_cast<char*>(slabs_.back().get());
     for (std::size_t k = result_slab_cells; k-- > 0;) free_.push_back(base + k * result_cell_bytes);
@@ -77,7 +78,7 @@ class result_cells {
 };
 
 // `bytes` of device memory for a scalar result of work enqueued on `stream`, freed in its order.
-inline std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t stream) {
   if (bytes > result_cell_bytes || current_memory_resource() || capturing(stream)) return device_allocate(bytes, stream);
   static std::mutex mutex;
   result_cells* cells = nullptr;

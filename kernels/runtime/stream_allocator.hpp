@@ -15,6 +15,7 @@
 
 #include "cuda_error.hpp"
 #include "devices.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
@@ -81,7 +82,7 @@ class stream_free {
 
   // Marks the memory as read by work just enqueued on `other`. Only the latest use on each
   // stream is kept: work on one stream completes in order.
-  void used_on(cudaStream_t other) {
+  RUNE_OUT_OF_LINE void used_on(cudaStream_t other) {
     if (other == stream_) return;
     other_uses& uses = uses_made();
     std::lock_guard<std::mutex> lock(uses.mutex);
@@ -97,7 +98,7 @@ class stream_free {
   }
 
   // On the memory's device, whichever is current where the last owner lets go of it.
-  void operator()(void* p) const {
+  RUNE_OUT_OF_LINE void operator()(void* p) const {
     const scoped_device on(device_, scoped_device::errors::ignored);
     if (uses_)
       for (const auto& [s, done] : uses_->last) {
@@ -129,7 +130,7 @@ class stream_free {
 
 // `bytes` of the default pool's device memory, usable in stream order on `stream`, freed in
 // stream order: for state kept across forces.
-inline std::shared_ptr<void> pool_allocate(std::size_t bytes, cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline std::shared_ptr<void> pool_allocate(std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});
   retain_pool_memory();
   void* p = nullptr;
@@ -144,7 +145,7 @@ inline std::shared_ptr<void> pool_allocate(std::size_t bytes, cudaStream_t strea
 
 // `bytes` of device memory for a force's arrays and temporaries, usable and freed in stream
 // order on `stream`: from the resource the force asked for, else from the default pool.
-inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline std::shared_ptr<void> device_allocate(std::size_t bytes, cudaStream_t stream) {
   const memory_resource& r = current_memory_resource();
   if (!r || bytes == 0) return pool_allocate(bytes, stream);
   void* p = r.allocate(bytes, stream, r.context);
@@ -169,7 +170,7 @@ inline int allocation_device(const std::shared_ptr<void>& owner, int otherwise) 
 
 // Records that work just enqueued on `stream` reads `owner`'s memory (Note [Memory used on
 // other streams]); nothing for memory of that stream or not from device_allocate.
-inline void record_use(const std::shared_ptr<void>& owner, cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline void record_use(const std::shared_ptr<void>& owner, cudaStream_t stream) {
   if (stream_free* f = std::get_deleter<stream_free>(owner)) f->used_on(stream);
 }
 }  // namespace rune::kernels

@@ -17,6 +17,7 @@
 #include <map>
 
 #include "cuda_error.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
@@ -26,7 +27,7 @@ struct stream_key {
   friend auto operator<=>(const stream_key&, const stream_key&) = default;
 };
 
-inline stream_key key_of(cudaStream_t stream) {
+RUNE_OUT_OF_LINE inline stream_key key_of(cudaStream_t stream) {
   stream_key k;
   RUNE_CUDA_CHECK(cudaGetDevice(&k.device));
   RUNE_CUDA_CHECK(cudaStreamGetId(stream, &k.id));
