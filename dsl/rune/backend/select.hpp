@@ -50,19 +50,18 @@ inline backend_kind choose_backend(bool want_cpu, bool want_gpu, const char* who
   const char* env = std::getenv("RUNE_BACKEND");
   const std::string_view asked = env ? env : "";
   if (!asked.empty() && asked != "cpu" && asked != "cuda" && asked != "gpu")
-    throw backend_error(std::string(who) + ": RUNE_BACKEND=" + std::string(asked) + " is not a backend (use cpu or cuda)");
+    throw backend_error(message({who, ": RUNE_BACKEND=", asked, " is not a backend (use cpu or cuda)"}));
 #if defined(__CUDACC__)
   if (want_gpu || asked == "cuda" || asked == "gpu") {
     if (!kernels::cuda_device_usable())
-      throw backend_error(std::string(who) + ": the CUDA backend was asked for but no CUDA device is usable");
+      throw backend_error(message({who, ": the CUDA backend was asked for but no CUDA device is usable"}));
     return backend_kind::cuda;
   }
   return asked != "cpu" && kernels::cuda_device_usable() ? backend_kind::cuda : backend_kind::cpu;
 #else
   if (want_gpu || asked == "cuda" || asked == "gpu")
-    throw backend_error(std::string(who) +
-                        ": the CUDA backend was asked for but this program was not compiled with nvcc; "
-                        "build it with nvcc (see README) or use rune::on_cpu");
+    throw backend_error(message({who, ": the CUDA backend was asked for but this program was not compiled with nvcc; "
+                                      "build it with nvcc (see README) or use rune::on_cpu"}));
   return backend_kind::cpu;
 #endif
 }
@@ -78,11 +77,11 @@ template <class... Args> inline constexpr bool has_executor = false;
 // Why a force that chose the CPU cannot run there (Note [The CPU backend under nvcc]).
 inline backend_error no_cpu_backend(const char* who) {
   const char* env = std::getenv("RUNE_BACKEND");
-  const std::string why = env && std::string(env) == "cpu" ? "RUNE_BACKEND=cpu asks for the CPU"
-                                                           : "no CUDA device is usable";
-  return backend_error(std::string(who) + ": " + why +
-                       ", but this program was compiled by nvcc without the CPU backend; compile it with "
-                       "-DRUNE_CPU_FALLBACK to run on the CPU where there is no GPU, or force with rune::on_cpu");
+  const std::string_view why =
+      env && std::string_view(env) == "cpu" ? "RUNE_BACKEND=cpu asks for the CPU" : "no CUDA device is usable";
+  return backend_error(message({who, ": ", why,
+                                ", but this program was compiled by nvcc without the CPU backend; compile it with "
+                                "-DRUNE_CPU_FALLBACK to run on the CPU where there is no GPU, or force with rune::on_cpu"}));
 }
 
 // Calls f with the backend object of the chosen kind (on the executor's stream, if any). Gpu
