@@ -80,8 +80,9 @@ inline backend_error no_cpu_backend(const char* who) {
   const std::string_view why =
       env && std::string_view(env) == "cpu" ? "RUNE_BACKEND=cpu asks for the CPU" : "no CUDA device is usable";
   return backend_error(message({who, ": ", why,
-                                ", but this program was compiled by nvcc without the CPU backend; compile it with "
-                                "-DRUNE_CPU_FALLBACK to run on the CPU where there is no GPU, or force with rune::on_cpu"}));
+                                ", but this program was compiled by nvcc without the CPU backend; compile it "
+                                "with -DRUNE_CPU_FALLBACK to run on the CPU where there is no GPU, or force with "
+                                "rune::on_cpu"}));
 }
 
 // Calls f with the backend object of the chosen kind (on the executor's stream, if any). Gpu
