@@ -130,9 +130,10 @@ template <class Policy, class Body> auto pass_kernel(hist_pass_kind kind, int op
   return with_dynamic_shared<&hist_pass_kernel<Policy, Body, hist_pass_kind::direct>>(optin);
 }
 
-// The host's clock in milliseconds, for the inspector's report: std::timespec_get rather than
-// <chrono>, whose header (with the <sstream> C++20's <chrono> brings) every program that
-// includes rune would parse for this one reading.
+// The host's clock in milliseconds, for the inspector's report (a measurement shown to the
+// user, never an input to the plan): std::timespec_get rather than <chrono>, whose header
+// (with the <sstream> C++20's <chrono> brings) every program that includes rune would parse
+// for this one reading.
 inline double host_ms() {
   std::timespec t{};
   std::timespec_get(&t, TIME_UTC);

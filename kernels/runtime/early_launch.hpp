@@ -95,7 +95,8 @@ void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t 
   // Code compiled for compute_90 or later runs on sm_90 or later only, so this also says the
   // device takes the attribute.
   const bool early = compiled_to_wait(kernel, current_device(), site);
-  // Each argument converted to its parameter's type, as a call of the kernel would.
+  // Each argument converted to its parameter's type, as a call of the kernel would (the
+  // trailing nullptr keeps the array non-empty for a kernel without parameters).
   [&](Params... as) {
     void* pointers[] = {static_cast<void*>(&as)..., nullptr};
     launch_erased(reinterpret_cast<const void*>(kernel), early, grid, block, shared_bytes, stream, site, pointers);

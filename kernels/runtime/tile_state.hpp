@@ -46,7 +46,8 @@ class tile_state_pool {
   // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `layout`
   // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
   // one word of that many bytes, scan_agent.cuh).
-  RUNE_OUT_OF_LINE held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout) {
+  RUNE_OUT_OF_LINE held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes,
+                                         unsigned layout) {
     // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
     // capture]): fresh memory, so any epoch is current; 1, as after a clear.
     if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
