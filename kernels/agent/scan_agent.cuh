@@ -116,6 +116,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   };
 
   temp_storage& temp;
+  index_t begin;  // unsegmented: the first element's index, the tiles cover [begin, n); else 0
   index_t n, seg;
   index_t phase;  // segmented: i starts a segment when (i + phase) % seg == 0
   bool exclusive;
@@ -134,7 +135,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // rather than once per tile (a fence and an atomic each time cost 40% at 1e8 int32). Every
   // block draws exactly one ticket past the last tile; the final such draw resets the ticket.
   __device__ void run() {
-    const unsigned tiles = static_cast<unsigned>((n + tile_items - 1) / tile_items);
+    const unsigned tiles = static_cast<unsigned>((n - tile_base(0) + tile_items - 1) / tile_items);
     carried_t carried = carried_start();
     for (;;) {
       if (threadIdx.x == 0) {
@@ -146,8 +147,8 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
       const unsigned tile = temp.tile;
       if (tile >= tiles) break;
       if constexpr (prefetches_tiles) {
-        const index_t begin = index_t(tile) * tile_items;
-        f.prefetch_l2(begin, begin + tile_items < n ? begin + tile_items : n);
+        const index_t base = tile_base(tile);
+        f.prefetch_l2(base, base + tile_items < n ? base + tile_items : n);
       }
       scan_tile(tile, carried);
       __syncthreads();  // temp.tile is read above before thread 0 draws again
@@ -170,7 +171,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // selects, values alone through the block scan. Only its look-back still reads flags, in its
   // predecessors' words. Whether a tile holds a start is arithmetic on its first index.
   __device__ void scan_tile(unsigned tile, carried_t& carried) {
-    const bool full = index_t(tile + 1) * tile_items <= n;
+    const bool full = tile_base(tile) + tile_items <= n;
     if constexpr (Segmented) {
       if (holds_segment_start(tile)) {
         scan_tile_of<true>(tile, full, carried);
@@ -189,7 +190,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // bench/experiments/2026-11-28-h200-lssp-scan-tile-inline.md).
   template <bool Starts> __device__ __forceinline__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
     if constexpr (run_length > 1) {
-      const index_t base = index_t(tile) * tile_items;
+      const index_t base = tile_base(tile);
       if (full && f.template runs_fit<run_length>(base, base + tile_items) &&
           g.template runs_fit<run_length>(base, base + tile_items))
         scan_tile<true, Starts, run_length>(tile, carried);
@@ -226,8 +227,12 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     }
   }
 
+  // A segmented scan always starts at element 0 (only filters scan ranges), so its kernel
+  // computes its tiles' first elements as it did before ranges.
+  __device__ index_t tile_base(unsigned tile) const { return (Segmented ? 0 : begin) + index_t(tile) * tile_items; }
+
   __device__ bool holds_segment_start(unsigned tile) const {
-    const index_t base = index_t(tile) * tile_items + phase, r = base % seg;
+    const index_t base = tile_base(tile) + phase, r = base % seg;
     return r == 0 || seg - r < tile_items;
   }
 
@@ -235,7 +240,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // V: elements per run, 1 for the scalar stripes (Note [Runs in scans]); item k of a thread
   // is element striped(k) either way, before the exchange to blocked and after the one back.
   template <bool Full, bool Starts, int V> __device__ void scan_tile(unsigned tile, carried_t& carried) {
-    const index_t base = index_t(tile) * tile_items;
+    const index_t base = tile_base(tile);
     const index_t first = base + index_t(threadIdx.x) * items;  // my first item once blocked
     auto striped = [&](int k) {
       if constexpr (V == 1) return base + index_t(k) * threads + threadIdx.x;

@@ -5,6 +5,9 @@
 // scanned value to g:
 //   g.store(i, g.load(i), f_loaded, scanned)   where f_loaded = f.load(i)
 // f is f.compute(f.load(i), i). The scanned values are never stored unless g stores them.
+// scan_single_pass_from(begin, n, exclusive, ne, op, f, g, stream): the unsegmented scan over
+// i in [begin, n), starting at element `begin` (a filter of more than 2^32 - 1 elements scans
+// in ranges whose counts fit 32 bits: dsl/rune/backend/cuda/backend.cuh).
 // A g that uses f_loaded says so (`static constexpr bool reads_f_loaded = true`): the policy
 // then leaves registers for f's loads beside the values (tuning/policies.hpp).
 //
@@ -51,36 +54,50 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
 // A plan's launch: the look-back's state for its tiles, then its persistent grid
 // (scan_agent.cuh, Note [Persistent scan blocks]).
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
-void launch_scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f,
+void launch_scan_kernel(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f,
                         const G& g, const R& r, const scan_launch_plan& plan, cudaStream_t stream) {
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   const auto held = agent::look_back_t::hold(stream, plan.tiles);
   const auto kernel = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().first;
   constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
   launch_early(kernel, dim3(static_cast<unsigned>(plan.grid)), dim3(Policy::block_threads), shared_bytes, stream,
-               "launch of rune::kernels::scan_kernel", n, seg, phase, exclusive, ne, op, f, g, held.lease, r);
+               "launch of rune::kernels::scan_kernel", begin, n, seg, phase, exclusive, ne, op, f, g, held.lease, r);
 }
 
 // A segmented scan and an unsegmented one are separate kernels (scan_agent's Segmented); the
 // caller names which, so only that one is compiled. The few-tile row's kernel only where the
 // policy has one for these values (scan_launch_plan.hpp).
-template <bool Segmented, class Policy = scan_policy_sm90, class T, class Op, class F, class G>
-void scan_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
-                      cudaStream_t stream) {
-  if (n <= 0) return;
+namespace detail_scan {
+template <bool Segmented, class Policy, class T, class Op, class F, class G>
+void scan_single_pass_from(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op,
+                           const F& f, const G& g, cudaStream_t stream) {
+  if (n <= begin) return;
   constexpr bool has_few_tiles = Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>);
   using few = typename Policy::few_tiles;
   std::optional<scan_kernel_shape> few_shape;
   if constexpr (has_few_tiles) few_shape = scan_shape<few, Segmented, T, Op, F, G, no_reduction>();
   const scan_launch_plan plan =
-      plan_scan_launch(n, scan_shape<Policy, Segmented, T, Op, F, G, no_reduction>(), few_shape);
+      plan_scan_launch(n - begin, scan_shape<Policy, Segmented, T, Op, F, G, no_reduction>(), few_shape);
   if constexpr (has_few_tiles) {
     if (plan.few_tiles) {
-      launch_scan_kernel<few, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, plan, stream);
+      launch_scan_kernel<few, Segmented>(begin, n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, plan, stream);
       return;
     }
   }
-  launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, plan, stream);
+  launch_scan_kernel<Policy, Segmented>(begin, n, seg, phase, exclusive, ne, op, f, g, no_reduction{}, plan, stream);
+}
+}  // namespace detail_scan
+
+template <bool Segmented, class Policy = scan_policy_sm90, class T, class Op, class F, class G>
+void scan_single_pass(index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
+                      cudaStream_t stream) {
+  detail_scan::scan_single_pass_from<Segmented, Policy>(0, n, seg, phase, exclusive, ne, op, f, g, stream);
+}
+
+template <class Policy = scan_policy_sm90, class T, class Op, class F, class G>
+void scan_single_pass_from(index_t begin, index_t n, bool exclusive, const T& ne, const Op& op, const F& f, const G& g,
+                           cudaStream_t stream) {
+  detail_scan::scan_single_pass_from<false, Policy>(begin, n, 0, 0, exclusive, ne, op, f, g, stream);
 }
 
 template <bool Segmented, bool Commutative, class Policy = scan_policy_sm90, class T, class Op, class F, class G, class A,
@@ -96,7 +113,7 @@ void scan_reduce_single_pass(index_t n, index_t seg, index_t phase, bool exclusi
   const scan_launch_plan plan = plan_scan_launch(n, scan_shape<Policy, Segmented, T, Op, F, G, R>(), std::nullopt);
   // The partials, one per tile at most.
   const reduction_state state = reduction_state_for(stream, static_cast<std::size_t>(plan.tiles) * sizeof(A));
-  launch_scan_kernel<Policy, Segmented>(n, seg, phase, exclusive, ne, op, f, g,
+  launch_scan_kernel<Policy, Segmented>(0, n, seg, phase, exclusive, ne, op, f, g,
                                         R{acc_ne, acc_op, static_cast<A*>(state.partials.get()), state.ticket.get(), out},
                                         plan, stream);
 }

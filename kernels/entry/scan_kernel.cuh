@@ -9,7 +9,7 @@ namespace rune::kernels {
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
 __global__ void __launch_bounds__(Policy::block_threads,
                                   resident_blocks_bound(Policy::block_threads, Policy::template min_blocks_for<T, G>()))
-    scan_kernel(index_t n, index_t seg, index_t phase, bool exclusive, T ne, Op op, F f, G g,
+    scan_kernel(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, T ne, Op op, F f, G g,
                 typename scan_agent<Policy, Segmented, T, Op, F, G, R>::look_back_state st, R r) {
   allow_dependent_grids();  // Note [Kernels launched early]
   wait_for_prior_grids();
@@ -19,6 +19,6 @@ __global__ void __launch_bounds__(Policy::block_threads,
   extern __shared__ __align__(16) unsigned char scan_shared[];
   static_assert(alignof(typename agent::temp_storage) <= 16, "scan tile storage aligned past 16 bytes");
   auto& temp = *reinterpret_cast<typename agent::temp_storage*>(scan_shared);
-  agent{temp, n, seg, phase, exclusive, ne, seg_op<Op, T>{op}, f, g, st, r}.run();
+  agent{temp, begin, n, seg, phase, exclusive, ne, seg_op<Op, T>{op}, f, g, st, r}.run();
 }
 }  // namespace rune::kernels

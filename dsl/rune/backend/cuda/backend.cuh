@@ -198,15 +198,30 @@ class backend {
   // filter example, 49999915 of 1e8 floats kept: 0.449 ms, against 0.290 ms for 1e8 int32
   // keeping just over half in bench_gpu_scan, H100), and a CUB user's output array is the
   // input's size anyway.
+  //
+  // Note [Filters in 32-bit ranges]
+  // The filter's scan counts in 32 bits: a 4-byte scan moves half the tile-state bytes of an
+  // 8-byte one. More than 2^32 - 1 elements scan in ranges of filter_range, one after another,
+  // each range's kept elements placed after the ones before, whose count the host has read
+  // (it waits for the stream anyway, to learn the length). A second scan kernel counting in 64
+  // bits cost every program with a filter about 0.5 s of nvcc
+  // (bench/experiments/2026-12-01-compile-headers.md); a range's start taken by the kernel, not
+  // added to every element's index, leaves the scan of fewer elements as it was.
+  static constexpr index_t filter_range = index_t{1} << 31;
   template <class T, class P, class E> array<T> run(const filter_form<T, P, E>& f, alloc_kind kind) {
     if (f.n <= 0) return allocate<T>(0, kind);
     refuse_in_capture();
     auto whole = kernels::device_allocate((static_cast<std::size_t>(f.n) * sizeof(T) + 15) / 16 * 16, stream_);
     const kernels::host_cell count(sizeof(index_t), stream_);
-    enqueue_filter(f, static_cast<T*>(whole.get()), count.device_pointer<index_t>());
-    synchronize();
     index_t kept = 0;
-    count.read(kept);
+    for (index_t begin = 0; begin < f.n; begin += filter_range) {
+      const index_t end = f.n - begin > filter_range ? begin + filter_range : f.n;
+      enqueue_filter<unsigned>(f, static_cast<T*>(whole.get()) + kept, count.device_pointer<index_t>(), begin, end);
+      synchronize();
+      index_t kept_in_range = 0;
+      count.read(kept_in_range);
+      kept += kept_in_range;
+    }
     return keep_or_compact<T>(std::move(whole), f.n, kept, kind);
   }
 
@@ -218,7 +233,10 @@ class backend {
     array<T> whole = allocate<T>(f.n, kind);  // n >= 0, checked by the executor
     auto mem = kernels::result_memory(sizeof(index_t), stream_);
     index_t* count = static_cast<index_t*>(mem.get());
-    if (f.n > 0) enqueue_filter(f, array_access<T>::data(whole), count);
+    // No host waits here (Note [Forces inside a stream capture]), so more than 2^32 - 1
+    // elements take the scan that counts in 64 bits, compiled only for such filters.
+    if (f.n > index_t{0xFFFFFFFF}) enqueue_filter<unsigned long long>(f, array_access<T>::data(whole), count, 0, f.n);
+    else if (f.n > 0) enqueue_filter<unsigned>(f, array_access<T>::data(whole), count, 0, f.n);
     else kernels::fill(count, 1, index_t{0}, stream_);
     device_bindings_.push_back({count_slot, std::move(mem), count});
     return whole;
@@ -269,15 +287,12 @@ class backend {
     }
   }
 
-  // The filter's single pass into out (capacity f.n > 0), its count into *count. 32-bit
-  // counts where they suffice: a 4-byte scan moves half the tile-state bytes.
-  template <class T, class P, class E> void enqueue_filter(const filter_form<T, P, E>& f, T* out, index_t* count) {
-    const auto pass = [&]<class C>(C zero) {
-      kernels::scan_single_pass<false>(f.n, 0, 0, false, zero, plus{}, filter_f<C, P, E>{f.p, f.e},
-                                       filter_g<T, C, P, E>{f.p, f.e, out, count, f.n}, stream_);
-    };
-    if (f.n <= index_t{0xFFFFFFFF}) pass(0u);
-    else pass(0ull);
+  // The filter's single pass over elements [begin, end) into out (capacity end - begin), the
+  // number kept into *count, counted in C (Note [Filters in 32-bit ranges]).
+  template <class C, class T, class P, class E>
+  void enqueue_filter(const filter_form<T, P, E>& f, T* out, index_t* count, index_t begin, index_t end) {
+    kernels::scan_single_pass_from(begin, end, false, C{0}, plus{}, filter_f<C, P, E>{f.p, f.e},
+                                   filter_g<T, C, P, E>{f.p, f.e, out, count, end}, stream_);
   }
 
   // The kept elements as an array of their own: the filter's whole buffer where at least a

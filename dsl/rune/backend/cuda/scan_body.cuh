@@ -80,9 +80,9 @@ template <class C, class P, class E> struct filter_f {
 template <class T, class C, class P, class E> struct filter_g {
   P p;
   E e;
-  T* out;          // capacity n
+  T* out;          // room for every element scanned; the kept ones from out[0]
   index_t* count;  // the number kept: a mapped host cell, or device memory (rune::on_device)
-  index_t n;
+  index_t n;       // one past the last element scanned
   using loaded = nothing_loaded;
   static constexpr bool reads_f_loaded = true;  // the scan policy sizes tiles for it
   __device__ nothing_loaded load(index_t) const { return {}; }
