@@ -49,8 +49,8 @@ template <class T> struct array_view {
            static_cast<long long>(i), static_cast<long long>(n));
     __trap();
 #else
-    throw usage_error("rune::array_view: index " + std::to_string(i) + " is outside a view of " + std::to_string(n) +
-                      " elements (a gather through view())");
+    throw usage_error(detail::message({"rune::array_view: index ", i, " is outside a view of ", n,
+                                       " elements (a gather through view())"}));
 #endif
   }
 };
@@ -232,7 +232,7 @@ template <class T, class I>
 array<std::remove_const_t<T>> view(T* ptr, I count) {
   using U = std::remove_const_t<T>;
   const index_t n = detail::checked_length(count, "rune::view(ptr, n)", detail::max_elements<U>);
-  if (n > 0 && ptr == nullptr) throw usage_error("rune::view(ptr, n): ptr is null but n = " + std::to_string(n));
+  if (n > 0 && ptr == nullptr) throw usage_error(detail::message({"rune::view(ptr, n): ptr is null but n = ", n}));
   const int device = detail::device_of_pointer ? detail::device_of_pointer(ptr) : -1;
   return detail::array_access<U>::wrap(const_cast<U*>(ptr), n, device >= 0 ? location::device : location::host, device);
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "kernels/runtime/out_of_line.hpp"
 
@@ -28,14 +29,41 @@ struct rank_failure : std::runtime_error {
 namespace detail {
 [[noreturn]] inline void fail(const std::string& what) { throw usage_error(what); }
 
+// One part of a message: text, or an integer written in decimal when the message is joined.
+struct message_part {
+  enum class kind : unsigned char { text, signed_number, unsigned_number } is = kind::text;
+  std::string_view text;
+  long long signed_value = 0;
+  unsigned long long unsigned_value = 0;
+
+  message_part(std::string_view t) : text(t) {}
+  message_part(const char* t) : text(t) {}
+  message_part(const std::string& t) : text(t) {}
+  template <class I>
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>)
+  message_part(I v) {
+    if constexpr (std::is_signed_v<I>) {
+      is = kind::signed_number;
+      signed_value = v;
+    } else {
+      is = kind::unsigned_number;
+      unsigned_value = v;
+    }
+  }
+};
+
 // A message from its parts, joined in the one function every such message calls: a chain of
-// std::string's operator+ is expanded, temporaries and all, where each message is built.
-RUNE_OUT_OF_LINE inline std::string message(std::initializer_list<std::string_view> parts) {
-  std::size_t size = 0;
-  for (const std::string_view p : parts) size += p.size();
+// std::string's operator+ is expanded, temporaries and all, where each message is built, and
+// so is each std::to_string of a number in it.
+RUNE_OUT_OF_LINE inline std::string message(std::initializer_list<message_part> parts) {
   std::string joined;
-  joined.reserve(size);
-  for (const std::string_view p : parts) joined.append(p);
+  for (const message_part& p : parts) {
+    switch (p.is) {
+      case message_part::kind::text: joined.append(p.text); break;
+      case message_part::kind::signed_number: joined.append(std::to_string(p.signed_value)); break;
+      case message_part::kind::unsigned_number: joined.append(std::to_string(p.unsigned_value)); break;
+    }
+  }
   return joined;
 }
 }  // namespace detail

@@ -34,9 +34,9 @@ auto genhist(B num_bins, Op op, NE ne, const Is& is, const Vs& vs) {
   using T = detail::acc_t<NE, detail::value_of<Vs>>;
   if constexpr (detail::check_hist<T, Op, Is, Vs>()) {
     if (std::cmp_less(num_bins, 0))
-      detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is negative");
+      detail::fail(detail::message({"rune::genhist(num_bins, ...): num_bins = ", +num_bins, " is negative"}));
     if (!std::in_range<index_t>(num_bins))
-      detail::fail("rune::genhist(num_bins, ...): num_bins = " + std::to_string(num_bins) + " is too large");
+      detail::fail(detail::message({"rune::genhist(num_bins, ...): num_bins = ", +num_bins, " is too large"}));
     detail::check_neutral<Op>(static_cast<T>(ne), "rune::genhist(num_bins, op, ne, is, vs)");
     auto in = detail::as_node(is);
     auto vals = detail::as_node(vs);

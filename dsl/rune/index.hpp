@@ -30,8 +30,10 @@ template <class X, class I> auto index(const X& xs, I i) {
     auto x = detail::as_node(xs);
     const index_t n = detail::known_length(x);
     if (!std::in_range<index_t>(i) || std::cmp_less(i, 0) || (n >= 0 && std::cmp_greater_equal(i, n)))
-      detail::fail("rune::index(xs, i): i = " + std::to_string(i) + " is outside an array of " +
-                   (n >= 0 ? std::to_string(n) : std::string("unknown length")) + " elements");
+      detail::fail(n >= 0 ? detail::message({"rune::index(xs, i): i = ", +i, " is outside an array of ", n,
+                                             " elements"})
+                          : detail::message({"rune::index(xs, i): i = ", +i,
+                                             " is outside an array of unknown length elements"}));
     return detail::index_node<decltype(x)>{detail::fresh_node_id(), std::move(x), static_cast<index_t>(i), false};
   } else {
     return detail::invalid_expr{};

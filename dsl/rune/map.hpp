@@ -20,8 +20,7 @@ template <class F, class... Xs> auto make_map(F f, const Xs&... xs) {
     if (n < 0) return;
     if (len < 0) { len = n; first = k; }
     else if (n != len)
-      fail("rune::map: input " + std::to_string(first) + " has " + std::to_string(len) +
-                   " elements but input " + std::to_string(k) + " has " + std::to_string(n));
+      fail(message({"rune::map: input ", first, " has ", len, " elements but input ", k, " has ", n}));
   };
   [&]<std::size_t... K>(std::index_sequence<K...>) { (check(known_length(get<K>(m.xs))), ...); }(
       std::index_sequence_for<Xs...>{});

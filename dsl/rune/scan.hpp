@@ -23,7 +23,7 @@ template <scan_kind K, class Op, class NE, class X> auto make_scan(const char* w
     if constexpr (converts && op_ok) {
       check_neutral<Op>(static_cast<T>(ne), what);
       if (K == scan_kind::segmented && seg <= 0)
-        fail(std::string(what) + ": seg_size must be positive, got " + std::to_string(seg));
+        fail(message({what, ": seg_size must be positive, got ", seg}));
       return scan_node<Op, T, node_of_t<X>, K>{fresh_node_id(), op, static_cast<T>(ne), as_node(xs), seg};
     } else {
       return invalid_expr{};
@@ -50,7 +50,7 @@ template <class Op, class NE, class S, class X> auto segmented_scan(Op op, NE ne
   constexpr const char* what = "rune::segmented_scan(op, ne, seg_size, xs)";
   if constexpr (std::is_integral_v<S>) {
     if (!std::in_range<index_t>(seg_size))
-      detail::fail(std::string(what) + ": seg_size = " + std::to_string(seg_size) + " is too large");
+      detail::fail(detail::message({what, ": seg_size = ", +seg_size, " is too large"}));
     return detail::make_scan<detail::scan_kind::segmented>(what, op, ne, static_cast<index_t>(seg_size), xs);
   } else {
     return detail::invalid_expr{};

@@ -13,6 +13,7 @@
 #include <string>
 
 #include <rune/config.hpp>
+#include <rune/errors.hpp>
 
 #include "../agent/hist_layout.cuh"
 #include "hist_list.hpp"
@@ -247,15 +248,16 @@ hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions,
     p.shared_bytes = lay_out_shared(p.histograms, shapes, odd_strides, 0, p.layouts);
   }
   if (p.shared_bytes > optin)
-    throw std::logic_error("rune::kernels::histogram: sub-histograms of " + std::to_string(p.shared_bytes) +
-                           " bytes exceed the device's " + std::to_string(optin) + " bytes of shared memory per block");
+    throw std::logic_error(rune::detail::message({"rune::kernels::histogram: sub-histograms of ", p.shared_bytes,
+                                                  " bytes exceed the device's ", optin,
+                                                  " bytes of shared memory per block"}));
   p.kernel = pass_kernel_for(p.histograms, lim);
   p.batched_cas = p.kernel == hist_pass_kind::batched_cas;
   const int per_sm = std::min(blocks_per_sm(p.kernel, p.shared_bytes), lim.blocks_per_sm);
   if (per_sm < 1)
-    throw std::logic_error("rune::kernels::histogram: the pass kernel cannot run one block of " +
-                           std::to_string(lim.block_threads) + " threads with " + std::to_string(p.shared_bytes) +
-                           " bytes of shared memory");
+    throw std::logic_error(rune::detail::message({"rune::kernels::histogram: the pass kernel cannot run one block of ",
+                                                  lim.block_threads, " threads with ", p.shared_bytes,
+                                                  " bytes of shared memory"}));
   add_hot_bins(p, shapes, odd_strides, lim, per_sm, blocks_per_sm);
   const hist_grid g = grid_for(n, index_t(per_sm) * lim.sm_count, lim.block_threads,
                                static_cast<int>(lim.tile / lim.block_threads), shared_bins_flushed(p.histograms, p.layouts));

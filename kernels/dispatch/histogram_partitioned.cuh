@@ -11,8 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
-#include <string>
 #include <vector>
+
+#include <rune/errors.hpp>
 
 #include "../entry/hist_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
@@ -70,16 +71,16 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
   const std::size_t bins_bytes = align16(static_cast<std::size_t>(words_of<V>(d.H_chk)) * sizeof(V));
   const std::size_t shared_bytes = bins_bytes + (locked ? align16(static_cast<std::size_t>(d.H_chk) * sizeof(int)) : 0);
   if (shared_bytes > static_cast<std::size_t>(props.shared_per_block_optin))
-    throw std::logic_error("rune::kernels::histogram: a partition of " + std::to_string(shared_bytes) +
-                           " bytes exceeds the device's " + std::to_string(props.shared_per_block_optin) +
-                           " bytes of shared memory per block");
+    throw std::logic_error(rune::detail::message({"rune::kernels::histogram: a partition of ", shared_bytes,
+                                                  " bytes exceeds the device's ", props.shared_per_block_optin,
+                                                  " bytes of shared memory per block"}));
   const auto pass_kernel =
       with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(props.shared_per_block_optin);
   const int per_sm = blocks_per_sm_at(reinterpret_cast<const void*>(pass_kernel), Policy::block_threads, shared_bytes);
   if (per_sm < 1)
-    throw std::logic_error("rune::kernels::histogram: the partition pass cannot run one block of " +
-                           std::to_string(Policy::block_threads) + " threads with " + std::to_string(shared_bytes) +
-                           " bytes of shared memory");
+    throw std::logic_error(rune::detail::message({"rune::kernels::histogram: the partition pass cannot run one "
+                                                  "block of ", Policy::block_threads, " threads with ", shared_bytes,
+                                                  " bytes of shared memory"}));
   const hist_partitioned_updates<Offset> updates{parts.counts, parts.starts, tiles, agent::tile, P, d.H_chk,
                                                  parts.offsets, parts.values, static_cast<unsigned>(bins_bytes),
                                                  locked ? zeroed_locks(target.nbins, stream, keep) : nullptr};
@@ -105,15 +106,15 @@ void histogram_partitioned(index_t n, const Body& body, const hist_decision& d, 
   if (n <= 0) return;
   if (!d.partitioned || d.S < 1 || d.S > Policy::max_partitions || d.H_chk < 1 ||
       body.template target<0>().nbins > hist_partitioned_max_bins)
-    throw std::logic_error("rune::kernels::histogram_partitioned: " + std::to_string(d.S) + " partitions of " +
-                           std::to_string(d.H_chk) + " bins is not a partitioned plan this policy runs (at most " +
-                           std::to_string(Policy::max_partitions) + " partitions)");
+    throw std::logic_error(rune::detail::message({"rune::kernels::histogram_partitioned: ", d.S, " partitions of ",
+                                                  d.H_chk, " bins is not a partitioned plan this policy runs (at most ",
+                                                  Policy::max_partitions, " partitions)"}));
   if (d.H_chk <= (index_t(1) << 16)) return detail_hist::run_partitioned<Policy, Body, std::uint16_t>(n, body, d, stream);
   if constexpr (may_partition_wide<hist_value_t<Body, 0>>)
     detail_hist::run_partitioned<Policy, Body, std::uint32_t>(n, body, d, stream);
   else
-    throw std::logic_error("rune::kernels::histogram_partitioned: partitions of " + std::to_string(d.H_chk) +
-                           " bins of " + std::to_string(sizeof(hist_value_t<Body, 0>)) +
-                           " bytes exceed any GPU's shared memory per block");
+    throw std::logic_error(rune::detail::message({"rune::kernels::histogram_partitioned: partitions of ", d.H_chk,
+                                                  " bins of ", sizeof(hist_value_t<Body, 0>),
+                                                  " bytes exceed any GPU's shared memory per block"}));
 }
 }  // namespace rune::kernels

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <rune/errors.hpp>
+
 namespace rune {
 
 struct cuda_error : std::runtime_error {
@@ -16,10 +18,8 @@ struct cuda_error : std::runtime_error {
 namespace kernels {
 [[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line,
                                           const std::string& detail = {}) {
-  std::string msg = std::string("CUDA error in ") + call + " at " + file + ":" + std::to_string(line) + ": " +
-                    cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
-  if (!detail.empty()) msg += "; " + detail;
-  throw cuda_error(e, msg);
+  throw cuda_error(e, rune::detail::message({"CUDA error in ", call, " at ", file, ":", line, ": ", cudaGetErrorName(e),
+                                            " (", cudaGetErrorString(e), ")", detail.empty() ? "" : "; ", detail}));
 }
 
 inline void check_cuda(cudaError_t e, const char* call, const char* file, int line) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include <rune/errors.hpp>
+
 #include "cuda_error.hpp"
 #include "devices.hpp"
 #include "out_of_line.hpp"
@@ -138,7 +140,7 @@ RUNE_OUT_OF_LINE inline std::shared_ptr<void> pool_allocate(std::size_t bytes, c
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     throw_cuda_error(e, "cudaMallocAsync", __FILE__, __LINE__,
-                     "asked for " + std::to_string(bytes) + " bytes of device memory");
+                     rune::detail::message({"asked for ", bytes, " bytes of device memory"}));
   }
   return std::shared_ptr<void>(p, stream_free(stream));
 }
@@ -151,7 +153,7 @@ RUNE_OUT_OF_LINE inline std::shared_ptr<void> device_allocate(std::size_t bytes,
   void* p = r.allocate(bytes, stream, r.context);
   if (!p)
     throw_cuda_error(cudaErrorMemoryAllocation, "the memory resource of rune::device_memory", __FILE__, __LINE__,
-                     "asked for " + std::to_string(bytes) + " bytes of device memory");
+                     rune::detail::message({"asked for ", bytes, " bytes of device memory"}));
   return std::shared_ptr<void>(p, stream_free(stream, r, bytes));
 }
 

@@ -134,6 +134,6 @@ template <class N> index_t known_length(const N& n) {
 // Throws when two lengths, both known, differ.
 inline void check_lengths(const char* what, const char* a, index_t na, const char* b, index_t nb) {
   if (na >= 0 && nb >= 0 && na != nb)
-    fail(message({what, ": ", a, " has ", std::to_string(na), " elements but ", b, " has ", std::to_string(nb)}));
+    fail(message({what, ": ", a, " has ", na, " elements but ", b, " has ", nb}));
 }
 }  // namespace rune::detail

@@ -37,8 +37,8 @@ template <class T> inline constexpr index_t max_elements = static_cast<index_t>(
 // hold: "rune::genhist: 2305843009213693952 bins of 8 bytes ...".
 template <class T> void check_elements(index_t n, const char* who, const char* what) {
   if (n > max_elements<T>)
-    fail(message({who, ": ", std::to_string(n), " ", what, " of ", std::to_string(sizeof(T)),
-                  " bytes need more bytes than memory can address (at most ", std::to_string(max_elements<T>), ")"}));
+    fail(message({who, ": ", n, " ", what, " of ", sizeof(T),
+                  " bytes need more bytes than memory can address (at most ", max_elements<T>, ")"}));
 }
 
 // n as a length of at most `limit`: its own value in the message when it is negative or too
@@ -46,8 +46,8 @@ template <class T> void check_elements(index_t n, const char* who, const char* w
 template <class I>
 index_t checked_length(I n, const char* what, index_t limit = std::numeric_limits<index_t>::max()) {
   static_assert(std::is_integral_v<I>, "rune: a length must be an integer");
-  if (std::cmp_less(n, 0)) fail(message({what, ": n = ", std::to_string(n), " is negative"}));
-  if (std::cmp_greater(n, limit)) fail(message({what, ": n = ", std::to_string(n), " is too large"}));
+  if (std::cmp_less(n, 0)) fail(message({what, ": n = ", +n, " is negative"}));  // +: a char's number
+  if (std::cmp_greater(n, limit)) fail(message({what, ": n = ", +n, " is too large"}));
   return static_cast<index_t>(n);
 }
 

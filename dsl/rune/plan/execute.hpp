@@ -229,8 +229,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
       if (lens[k] < 0) continue;
       if (n < 0) { n = lens[k]; first = k; }
       else if (lens[k] != n)
-        fail("rune::map: input " + std::to_string(first + 1) + " has " + std::to_string(n) + " elements but input " +
-             std::to_string(k + 1) + " has " + std::to_string(lens[k]));
+        fail(message({"rune::map: input ", first + 1, " has ", n, " elements but input ", k + 1, " has ", lens[k]}));
     }
     return n;
   }
@@ -398,7 +397,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
       const auto& h = node<I>();
       const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
       if (n != nv)
-        fail("rune::genhist: is has " + std::to_string(n) + " elements but vs has " + std::to_string(nv));
+        fail(message({"rune::genhist: is has ", n, " elements but vs has ", nv}));
       if constexpr (node_traits<node_t<I>>::has_dest) {
         result<I>() = destination<G, I, child<I, 2>>();
       } else {
@@ -411,7 +410,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
           h.op, h.ne, ei, ev, n, array_access<T>::data(result<I>()), result<I>().size()};
     } else if constexpr (role == sink_role::scatter) {
       const index_t n = length<child<I, 0>>(), nv = length<child<I, 1>>();
-      if (n != nv) fail("rune::scatter: is has " + std::to_string(n) + " elements but vs has " + std::to_string(nv));
+      if (n != nv) fail(message({"rune::scatter: is has ", n, " elements but vs has ", nv}));
       result<I>() = destination<G, I, child<I, 2>>();
       auto ei = as<index_t>(make_eval<G, child<I, 0>, Share>());
       auto ev = as<T>(make_eval<G, child<I, 1>, Share>());
@@ -423,7 +422,7 @@ template <class Forest, class Plan, class Backend, bool OnDevice = false, class 
       const index_t at = x.last ? n - 1 : x.i;
       if (x.last && n == 0) fail("rune::last(xs): xs is empty");
       if (at < 0 || at >= n)
-        fail("rune::index(xs, i): i = " + std::to_string(at) + " is outside an array of " + std::to_string(n) + " elements");
+        fail(message({"rune::index(xs, i): i = ", at, " is outside an array of ", n, " elements"}));
       auto e = make_eval<G, child<I, 0>, Share>();
       return point_sink<T, decltype(e)>{e, at, result<I>().ptr()};
     } else {

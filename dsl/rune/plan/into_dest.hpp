@@ -53,8 +53,7 @@ inline const char* memory_name(location where) { return where == location::devic
 // dest has the result's n elements and lives where the force runs, or the force fails here.
 template <class T> void check_into_length_and_place(const array<T>& dest, index_t n, location runs_at, const char* construct) {
   if (dest.size() != n)
-    fail("rune::into(dest): dest has " + std::to_string(dest.size()) + " elements but the result of " + construct +
-         " has " + std::to_string(n));
+    fail(message({"rune::into(dest): dest has ", dest.size(), " elements but the result of ", construct, " has ", n}));
   if (dest.where() != runs_at)
     fail(std::string("rune::into(dest): dest is in ") + memory_name(dest.where()) + " but this force runs on the " +
          (runs_at == location::device ? "GPU" : "CPU") + "; give a destination in " + memory_name(runs_at) +

@@ -101,10 +101,10 @@ class backend {
   // user's to ask for (Note [Several GPUs in one process]).
   void check_device(int device, const char* what) const {
     if (device == device_ || device < 0) return;  // < 0: made before the seams were in place
-    throw usage_error("rune::force: " + std::string(what) + " used as an input lives on CUDA device " +
-                      std::to_string(device) + ", but this force runs on device " + std::to_string(device_) +
-                      " (its stream's device); copy it there with rune::to_device(x, " + std::to_string(device_) +
-                      ") or force on a stream of device " + std::to_string(device));
+    throw usage_error(message({"rune::force: ", what, " used as an input lives on CUDA device ", device,
+                               ", but this force runs on device ", device_,
+                               " (its stream's device); copy it there with rune::to_device(x, ", device_,
+                               ") or force on a stream of device ", device}));
   }
 
   // A device value of another force used as an input here: on this force's device, and kept

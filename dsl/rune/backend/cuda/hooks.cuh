@@ -29,8 +29,8 @@ inline bool is_default_backend() {
 inline void check_device_ordinal(int device, const char* who) {
   const int count = kernels::visible_devices();
   if (device < 0 || device >= count)
-    throw usage_error(std::string(who) + ": there is no CUDA device " + std::to_string(device) + " (this process sees " +
-                      std::to_string(count) + (count == 1 ? " device" : " devices") + ", numbered from 0)");
+    throw usage_error(message({who, ": there is no CUDA device ", device, " (this process sees ", count,
+                               count == 1 ? " device" : " devices", ", numbered from 0)"}));
 }
 
 // The device `p` points into, -1 for host memory (or where CUDA cannot tell).
