@@ -190,7 +190,8 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // bench/experiments/2026-11-28-h200-lssp-scan-tile-inline.md). A segmented scan compiles all
   // four bodies: sending its last and misaligned tiles through the body with starts, three
   // bodies and 993 lines of PTX fewer, left the int32 segmented sums as they were but took LSSP
-  // from 0.149 - 0.152 ms to 0.167 - 0.171 ms (bench/experiments/2026-12-02-h200-segmented-tile-bodies.md).
+  // from 0.149 - 0.152 ms to 0.167 - 0.171 ms
+  // (bench/experiments/2026-12-02-h200-segmented-tile-bodies.md).
   template <bool Starts> __device__ __forceinline__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
     if constexpr (run_length > 1) {
       const index_t base = tile_base(tile);

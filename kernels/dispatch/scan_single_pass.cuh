@@ -54,8 +54,8 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
 // A plan's launch: the look-back's state for its tiles, then its persistent grid
 // (scan_agent.cuh, Note [Persistent scan blocks]).
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
-void launch_scan_kernel(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op, const F& f,
-                        const G& g, const R& r, const scan_launch_plan& plan, cudaStream_t stream) {
+void launch_scan_kernel(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op,
+                        const F& f, const G& g, const R& r, const scan_launch_plan& plan, cudaStream_t stream) {
   using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
   const auto held = agent::look_back_t::hold(stream, plan.tiles);
   const auto kernel = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().first;
@@ -69,8 +69,8 @@ void launch_scan_kernel(index_t begin, index_t n, index_t seg, index_t phase, bo
 // policy has one for these values (scan_launch_plan.hpp).
 namespace detail_scan {
 template <bool Segmented, class Policy, class T, class Op, class F, class G>
-void scan_single_pass_from(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op,
-                           const F& f, const G& g, cudaStream_t stream) {
+void scan_single_pass_from(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne,
+                           const Op& op, const F& f, const G& g, cudaStream_t stream) {
   if (n <= begin) return;
   constexpr bool has_few_tiles = Policy::has_few_tile_row(sizeof(T), Policy::template g_reads<G>);
   using few = typename Policy::few_tiles;

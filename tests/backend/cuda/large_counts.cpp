@@ -38,8 +38,9 @@ rune::index_t kept_before(rune::index_t m) { return m - (m + 2) / 3; }
 // their sum and at the positions that straddle the boundaries of its ranges of 2^31 inputs.
 void check_kept(const rune::array<std::int8_t>& kept, rune::index_t n) {
   const rune::index_t m = kept_before(n);  // on the device, more elements follow the kept ones
-  const auto kept_only = rune::map([m] RUNE_FN (std::int8_t x, rune::index_t i) { return i < m ? rune::index_t{x} : 0; },
-                                   kept, rune::iota(kept.size()));
+  const auto kept_only =
+      rune::map([m] RUNE_FN (std::int8_t x, rune::index_t i) { return i < m ? rune::index_t{x} : 0; }, kept,
+                rune::iota(kept.size()));
   CHECK(rune::force(rune::reduce(rune::plus{}, rune::index_t{0}, kept_only), rune::on_gpu) == n / 3);  // the ones
   std::vector<rune::index_t> positions{0, 1, m - 1};
   for (rune::index_t boundary : {rune::index_t{1} << 31, rune::index_t{1} << 32})
