@@ -8,17 +8,21 @@
 // empty program's median: 11.3 s with it, 9.2 s without; sm_90, nvcc 13.0, 2 cores), for a
 // scan rune has (bench/experiments/2026-11-25-compile-hana.md).
 //
-// One kernel, the few-tile row's policy at every length: the default policy would compile a
-// second kernel for short scans of 8-byte values (44.4 KB of SASS beside this one's 28.0 KB),
-// and the counts it scans are a small share of the histogram's time at any length (two words
-// per tile and partition against the tile's elements;
-// bench/experiments/2026-11-27-compile-floor.md).
+// One kernel, a few-tile row at every length: the default policy would compile a second kernel
+// for short scans of 8-byte values (44.4 KB of SASS beside this one's 28.0 KB), and the counts
+// it scans are a small share of the histogram's time at any length (two words per tile and
+// partition against the tile's elements; bench/experiments/2026-11-27-compile-floor.md). Four
+// items a thread rather than the few-tile row's 16: the kernel's unrolled loads, thread scans
+// and stores are a quarter as long, 1360 lines of PTX for an int64 sum instead of 2089
+// (bench/experiments/2026-12-02-compile-genhist-kernels.md).
 #include "array_scan_io.cuh"
 #include "scan_single_pass.cuh"
 
 namespace rune::kernels {
+using counts_scan_policy_sm90 = basic_scan_policy_sm90<true, 4>;
+
 template <class T> void exclusive_sum_in_place(T* xs, index_t n, cudaStream_t stream) {
-  scan_single_pass<false, basic_scan_policy_sm90<true>>(n, 0, 0, true, T{0}, add<T>{}, read_values<T>{xs},
-                                                        store_values<T>{xs}, stream);
+  scan_single_pass<false, counts_scan_policy_sm90>(n, 0, 0, true, T{0}, add<T>{}, read_values<T>{xs},
+                                                   store_values<T>{xs}, stream);
 }
 }  // namespace rune::kernels

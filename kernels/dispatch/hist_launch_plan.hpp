@@ -51,6 +51,7 @@ struct hist_limits {
   bool body_has_cas = false;     // the body has a CAS histogram: the per-warp kernel exists
   bool body_batches_cas = false;  // the body may batch its CAS updates (hist_batches_cas)
   int hot_bin_slots_log2 = 0;     // a block's cache of hot bins for global HDW histograms; 0: none
+  bool plain_compiled = true;     // the plain route exists; without it the pass kernel takes every plan
 };
 
 struct hist_launch_plan {
@@ -235,7 +236,7 @@ hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions,
   hist_launch_plan p;
   p.histograms = std::move(decisions);
   if (n <= 0) return p;
-  if (plain_atomics(p.histograms, shapes)) {
+  if (lim.plain_compiled && plain_atomics(p.histograms, shapes)) {
     p.plain = true;
     p.passes = 1;
     return p;

@@ -63,6 +63,14 @@ template <class Body, int h> constexpr atomic_class class_of() {
 }
 template <class Body, int h> constexpr bool locked() { return class_of<Body, h>() == atomic_class::xcg; }
 
+// Whether every histogram of Body takes hardware atomics: the model then never plans plain
+// atomics (Note [Plain atomics and hot bins]).
+template <class Body> constexpr bool all_hdw() {
+  return []<std::size_t... h>(std::index_sequence<h...>) {
+    return ((class_of<Body, static_cast<int>(h)>() == atomic_class::hdw) && ...);
+  }(std::make_index_sequence<Body::histograms>{});
+}
+
 template <std::size_t... h>
 void for_each_histogram(std::index_sequence<h...>, auto&& f) {
   (f(std::integral_constant<int, static_cast<int>(h)>{}), ...);
@@ -107,7 +115,7 @@ template <class Body> auto requests_of(index_t n, const Body& body) {
   return std::pair{requests, shapes};
 }
 
-template <class Policy, class Body> hist_limits limits_of(const device_properties& props) {
+template <class Policy, class Body> hist_limits limits_of(const device_properties& props, bool plain_compiled) {
   return {props.shared_per_block_optin,
           props.sm_count,
           Policy::block_threads,
@@ -116,7 +124,8 @@ template <class Policy, class Body> hist_limits limits_of(const device_propertie
           Policy::batched_min_bins_per_thread,
           hist_body_cas<Body>(),
           hist_batches_cas<Body>(),
-          Policy::hot_bin_slots_log2};
+          Policy::hot_bin_slots_log2,
+          plain_compiled};
 }
 
 // The pass kernel of a variant, allowed the device's whole opt-in shared memory.
@@ -341,13 +350,16 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
 }
 
 // Plans the histograms of `body` over [0, n) (the override `o` forcing a layout where it
-// asks), launches the plan, and returns it: the report of what ran. Inspector: whether the
-// race-factor inspector (hist_inspector.cuh) is compiled, for `o.inspect_race_factor` to ask
-// for; a force compiles it only where its options can (Note [The inspector compiled where it
-// can be asked for]).
-template <class Policy = hist_policy_sm90, bool Inspector = true, class Body>
+// asks), launches the plan, and returns it: the report of what ran. Overrides: whether `o` may
+// differ from the default hist_override; only then are the race-factor inspector
+// (hist_inspector.cuh) and the plain baseline (memory::plain) compiled, and a force compiles
+// them only where its options can ask for them (Note [The inspector compiled where it can be
+// asked for]). Without them, a body whose histograms all take hardware atomics compiles no
+// plain route: the model never plans one for it.
+template <class Policy = hist_policy_sm90, bool Overrides = true, class Body>
 hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, const hist_override& o = {}) {
   constexpr int K = Body::histograms;
+  constexpr bool plain_compiled = Overrides || !detail_hist::all_hdw<Body>();
   static_assert(K >= 1 && K <= int(hist_max_histograms), "rune::kernels::histogram: between 1 and 16 histograms per pass");
   if (n <= 0) return {};
   const device_properties& props = current_device_properties();
@@ -357,7 +369,7 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
   double inspect_ms = 0;
   const bool plain_asked = o.where == hist_override::memory::plain;
   const hist_override decide_for = plain_asked ? hist_override{hist_override::memory::global, 1, 1} : o;
-  std::array<hist_decision, K> decided = detail_hist::decide<Policy, Inspector>(n, body, requests, decide_for, inspect_ms, stream);
+  std::array<hist_decision, K> decided = detail_hist::decide<Policy, Overrides>(n, body, requests, decide_for, inspect_ms, stream);
   hist_list<double> race_factors;
   for (int h = 0; h < K; ++h) race_factors.push_back(requests[h].race_factor);
   const auto report = [&](hist_launch_plan p) {
@@ -365,10 +377,12 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
     p.inspect_ms = inspect_ms;
     return p;
   };
-  if (plain_asked) {
-    hist_launch_plan plain = histogram_plain(n, body, stream);  // the baseline: no copies
-    plain.histograms.assign(decided.begin(), decided.end());
-    return report(plain);
+  if constexpr (Overrides) {
+    if (plain_asked) {
+      hist_launch_plan plain = histogram_plain(n, body, stream);  // the baseline: no copies
+      plain.histograms.assign(decided.begin(), decided.end());
+      return report(plain);
+    }
   }
 
   if constexpr (K == 1) {
@@ -394,11 +408,13 @@ hist_launch_plan histogram(index_t n, const Body& body, cudaStream_t stream, con
     return blocks_per_sm_at(reinterpret_cast<const void*>(kernel), Policy::block_threads, shared_bytes);
   };
   const hist_launch_plan p = plan_hist_launch(n, hist_list<hist_decision>(decided.begin(), decided.end()), shapes,
-                                              detail_hist::limits_of<Policy, Body>(props), occupancy);
-  if (p.plain) {
-    hist_launch_plan plain = histogram_plain(n, body, stream, true);
-    plain.histograms = p.histograms;
-    return report(plain);
+                                              detail_hist::limits_of<Policy, Body>(props, plain_compiled), occupancy);
+  if constexpr (plain_compiled) {
+    if (p.plain) {
+      hist_launch_plan plain = histogram_plain(n, body, stream, true);
+      plain.histograms = p.histograms;
+      return report(plain);
+    }
   }
   detail_hist::check_bin_alignment(body);  // histogram_plain checks its own
   detail_hist::launch_passes<Policy>(n, body, p, stream);

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <rune/detail/no_release.hpp>
 #include <rune/errors.hpp>
 
 #include "cuda_error.hpp"
@@ -133,7 +134,7 @@ class stream_free {
 // `bytes` of the default pool's device memory, usable in stream order on `stream`, freed in
 // stream order: for state kept across forces.
 RUNE_OUT_OF_LINE inline std::shared_ptr<void> pool_allocate(std::size_t bytes, cudaStream_t stream) {
-  if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});
+  if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), rune::detail::no_release{});
   retain_pool_memory();
   void* p = nullptr;
   const cudaError_t e = cudaMallocAsync(&p, bytes, stream);

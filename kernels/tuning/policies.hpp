@@ -123,8 +123,9 @@ struct reduce_policy_sm90 {
 // 1.30x, int8 0.99x - 1.07x -> 1.16x - 1.30x; at 2^18 and 2^20 1.06x - 1.38x. Short tiles up to
 // two waves of blocks were no faster at 2^22 (int64 0.0400 - 0.0411 against 0.0409 - 0.0414 ms),
 // nor on the H200, taken where they fill two waves better than the long tiles do
-// (bench/experiments/2026-11-28-h200-results-into.md).
-template <bool FewTiles> struct basic_scan_policy_sm90 {
+// (bench/experiments/2026-11-28-h200-results-into.md). ShortEightByteItems: the few-tile row's
+// items for 8-byte values (the partitioned histogram's counts take fewer: exclusive_sum.cuh).
+template <bool FewTiles, int ShortEightByteItems = 16> struct basic_scan_policy_sm90 {
   static constexpr int block_threads = 128;
   static constexpr int blocks_per_sm = 16;  // the persistent grid's cap
   static constexpr int max_items = 32;
@@ -164,7 +165,7 @@ template <bool FewTiles> struct basic_scan_policy_sm90 {
   // starts (agent/scan_agent.cuh, Note [Tiles prefetched into L2]).
   static constexpr bool eight_byte_prefetch_l2 = true;
   // Note [Few-tile scans]: the rows of short tiles, and the policy that has them.
-  static constexpr int few_tile_eight_byte_items = 16;
+  static constexpr int few_tile_eight_byte_items = ShortEightByteItems;
   static constexpr int few_tile_byte_items = 32;
   using few_tiles = basic_scan_policy_sm90<true>;
   static constexpr bool has_few_tile_row(std::size_t value_bytes, bool g_reads) {

@@ -15,6 +15,7 @@
 #include "../counters.hpp"
 #include "../errors.hpp"
 #include "host_cache.hpp"
+#include "no_release.hpp"
 
 namespace rune::detail {
 
@@ -55,14 +56,18 @@ struct aligned_free {
   void operator()(void* p) const { ::operator delete(p, std::align_val_t{64}); }
 };
 
+// Uninitialized, shared ownership of `bytes` on the host, counted as `kind`.
+inline std::shared_ptr<void> host_allocate_bytes(std::size_t bytes, alloc_kind kind) {
+  count_bytes(kind, bytes);
+  if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), no_release{});
+  const host_cache::block b = host_cache::instance().allocate(bytes);  // Note [Cached host memory]
+  return std::shared_ptr<void>(b.ptr, to_host_cache{b.bytes});
+}
+
 // Uninitialized, shared ownership of `n` elements of T on the host.
 template <class T> std::shared_ptr<void> host_allocate(index_t n, alloc_kind kind) {
   check_elements<T>(n, "rune", "elements");
-  const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(T);
-  count_bytes(kind, bytes);
-  if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), [](void*) {});
-  const host_cache::block b = host_cache::instance().allocate(bytes);  // Note [Cached host memory]
-  return std::shared_ptr<void>(b.ptr, to_host_cache{b.bytes});
+  return host_allocate_bytes(static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(T), kind);
 }
 
 // Unique scratch of `n` elements (per-thread partials, chunk carries, sub-histograms).

@@ -357,6 +357,37 @@ TEST_CASE("cuda histogram paths: two fused histograms and a stored map in one pa
   }
 }
 
+// A force without a hist_override compiles no plain route for hardware-atomic histograms, whose
+// plans the model never sends to plain atomics (Note [The inspector compiled where it can be
+// asked for]): the pass kernel takes every plan, at no bins too, where it still writes the map
+// stored beside the histogram.
+TEST_CASE("cuda histogram paths: hardware-atomic histograms without a hist_override, at 0, 37 and 2^20 bins") {
+  for (index_t n : {index_t{1}, index_t{4099}, index_t{100003}}) {
+    for (index_t k : {index_t{0}, index_t{37}, index_t{1} << 20}) {
+      CAPTURE(n);
+      CAPTURE(k);
+      const auto xv = random_vector<std::int32_t>(n, -5, 1 << 21);
+      const auto xs = rune::to_array(xv);
+      auto bin = rune::map([=] RUNE_FN (std::int32_t x) { return x < 0 ? x : x % (2 * k + 1); }, xs);
+      auto counts = rune::genhist(k, rune::plus{}, 0, bin, rune::replicate(n, 1));
+      auto twice = rune::map([] RUNE_FN (std::int32_t x) { return 2 * x + 1; }, xs);
+      std::vector<int> want_counts(static_cast<std::size_t>(k), 0);
+      std::vector<std::int32_t> want_twice(xv.size());
+      for (std::size_t i = 0; i < xv.size(); ++i) {
+        want_twice[i] = 2 * xv[i] + 1;
+        const std::int64_t b = xv[i] < 0 ? xv[i] : xv[i] % (2 * k + 1);
+        if (b >= 0 && b < k) ++want_counts[static_cast<std::size_t>(b)];
+      }
+      kn::hist_launch_plan ran;
+      const auto [c, t] = rune::force(counts, twice, rune::on_gpu, rune::hist_plan_report{&ran});
+      CHECK_FALSE(ran.plain);
+      CHECK(ran.passes == 1);
+      RUNE_CHECK_SAME(c.to_vector(), want_counts);
+      RUNE_CHECK_SAME(t.to_vector(), want_twice);
+    }
+  }
+}
+
 namespace {
 // A body written against the kernels' interface directly: counts keys, and counts how often
 // each element's other effect (here: a write) happens; it must be once, whatever S is.

@@ -259,10 +259,11 @@ class backend {
   }
 
  protected:
-  // Inspector: whether the race-factor inspector is compiled (Note [The inspector compiled
-  // where it can be asked for]).
-  template <bool Inspector, class... S> void run_histomap(histomap_form<S...> f) {
-    const kernels::hist_launch_plan ran = kernels::histogram<kernels::hist_policy_sm90, Inspector>(
+  // Overrides: whether the force's options hold a hist_override, for which the race-factor
+  // inspector and the plain baseline are compiled (Note [The inspector compiled where it can be
+  // asked for]).
+  template <bool Overrides, class... S> void run_histomap(histomap_form<S...> f) {
+    const kernels::hist_launch_plan ran = kernels::histogram<kernels::hist_policy_sm90, Overrides>(
         f.n, hist_body<no_context, S...>{no_context{}, to_device(f.sinks)}, stream_, hist_layout_);
     if (hist_report_) *hist_report_ = ran;
     finish_points();
@@ -415,7 +416,12 @@ class backend {
 // The race-factor inspector (kernels/dispatch/hist_inspector.cuh) runs only where a
 // kernels::hist_override among a force's options sets inspect_race_factor, so only such a
 // force compiles it: its sampling kernel, its bit count and their launches. Every other
-// genhist compiles two kernels fewer. The backend of a force with a hist_override is this one.
+// genhist compiles two kernels fewer. The plain baseline (hist_override::memory::plain, one
+// global atomic per update) is compiled on the same terms where the model never plans plain
+// atomics, for a body whose histograms all take hardware atomics (Note [Plain atomics and hot
+// bins]): one kernel fewer, 934 lines of PTX of bench/compile/five_rune.cu's 18052
+// (bench/experiments/2026-12-02-compile-genhist-kernels.md). The backend of a force with a
+// hist_override is this one.
 class backend_with_inspector : public backend {
  public:
   using backend::backend;
