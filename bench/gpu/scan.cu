@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
+#include <initializer_list>
 #include <tuple>
 #include <type_traits>
 #include <random>
@@ -52,6 +54,33 @@ template <class T> void scan_row(std::vector<bench::row>& rows, const char* name
   RUNE_CUDA_CHECK(cudaFree(temp));
   RUNE_CUDA_CHECK(cudaFree(d_out));
 }
+
+// Regular segmented sums of xs against InclusiveSumByKey with keys i / seg (no key array read),
+// one row a segment length, into `out` (n elements).
+template <class T>
+void segmented_rows(std::vector<bench::row>& rows, const char* type, const rune::array<T>& xs, T* out,
+                    std::initializer_list<long long> segs) {
+  static std::deque<std::string> names;  // the rows point at them
+  const long long n = xs.size();
+  for (long long seg : segs) {
+    auto s = rune::segmented_scan(rune::plus{}, T{0}, seg, xs);
+    rune::array<T> got;
+    const double t_rune = bench::median_ms([&] { got = rune::force(s); });
+    auto keys = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), segment_key{seg});
+    std::size_t bytes = 0;
+    RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, bytes, keys, xs.data(), out, n));
+    void* temp;
+    RUNE_CUDA_CHECK(cudaMalloc(&temp, bytes));
+    const double t_cub =
+        bench::median_ms([&] { RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(temp, bytes, keys, xs.data(), out, n)); });
+    std::vector<T> a = got.to_vector(), b(n);
+    RUNE_CUDA_CHECK(cudaMemcpy(b.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+    names.push_back("segmented sum " + std::string(type) + " 1e8, seg " + std::to_string(seg));
+    if (a != b) std::printf("MISMATCH: %s\n", names.back().c_str());
+    rows.push_back({names.back().c_str(), "cub InclusiveSumByKey(i / seg)", t_rune, t_cub});
+    RUNE_CUDA_CHECK(cudaFree(temp));
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,7 +95,8 @@ int main(int argc, char** argv) {
   scan_row<float>(rows, "inclusive sum float 1e8", 100'000'000, gen);
   scan_row<double>(rows, "inclusive sum double 1e8", 100'000'000, gen);
 
-  // Regular segmented sums against InclusiveSumByKey with keys i / seg (no key array read).
+  // Regular segmented sums: int32 at every segment length, int64 and double (inputs in {-1, 0,
+  // 1}, so every sum is exact in both orders) at four.
   const long long n = 100'000'000;
   std::vector<int> h(n);
   std::uniform_int_distribution<int> d(-100, 100);
@@ -74,25 +104,17 @@ int main(int argc, char** argv) {
   auto xs = rune::to_array(h);
   int* d_out;
   RUNE_CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(int)));
-  static char names[9][64];
-  int k = 0;
-  for (long long seg : {1LL, 4LL, 32LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL}) {
-    auto s = rune::segmented_scan(rune::plus{}, 0, seg, xs);
-    rune::array<int> out;
-    const double t_rune = bench::median_ms([&] { out = rune::force(s); });
-    auto keys = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), segment_key{seg});
-    std::size_t bytes = 0;
-    RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, bytes, keys, xs.data(), d_out, n));
-    void* temp;
-    RUNE_CUDA_CHECK(cudaMalloc(&temp, bytes));
-    const double t_cub =
-        bench::median_ms([&] { RUNE_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(temp, bytes, keys, xs.data(), d_out, n)); });
-    std::vector<int> a = out.to_vector(), b(n);
-    RUNE_CUDA_CHECK(cudaMemcpy(b.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
-    std::snprintf(names[k], sizeof names[k], "segmented sum int32 1e8, seg %lld", seg);
-    if (a != b) std::printf("MISMATCH: %s\n", names[k]);
-    rows.push_back({names[k++], "cub InclusiveSumByKey(i / seg)", t_rune, t_cub});
-    RUNE_CUDA_CHECK(cudaFree(temp));
+  segmented_rows(rows, "int32", xs, d_out, {1, 4, 32, 100, 1000, 10000, 100000, 1000000, 10000000});
+  {
+    std::uniform_int_distribution<int> unit(-1, 1);
+    std::vector<long long> hl(n);
+    std::vector<double> hd(n);
+    for (long long i = 0; i < n; ++i) hd[i] = static_cast<double>(hl[i] = unit(gen));
+    void* wide_out;
+    RUNE_CUDA_CHECK(cudaMalloc(&wide_out, n * sizeof(double)));
+    segmented_rows(rows, "int64", rune::to_array(hl), static_cast<long long*>(wide_out), {1, 32, 1000, 100000});
+    segmented_rows(rows, "double", rune::to_array(hd), static_cast<double*>(wide_out), {1, 32, 1000, 100000});
+    RUNE_CUDA_CHECK(cudaFree(wide_out));
   }
 
   // Filter keeping half: rune::filter and the hand-written scan-scatter-last, into a fresh

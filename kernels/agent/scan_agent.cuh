@@ -191,7 +191,11 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // four bodies: sending its last and misaligned tiles through the body with starts, three
   // bodies and 993 lines of PTX fewer, left the int32 segmented sums as they were but took LSSP
   // from 0.149 - 0.152 ms to 0.167 - 0.171 ms
-  // (bench/experiments/2026-12-02-h200-segmented-tile-bodies.md).
+  // (bench/experiments/2026-12-02-h200-segmented-tile-bodies.md). Sending instead every tile
+  // that holds a start through the checked body, for values of at most 8 bytes (1147 lines of
+  // PTX fewer), made int64 and double segmented sums 2% - 9% faster, their kernels spilling 40
+  // bytes instead of 140 - 196, but int32 ones 1.11x - 1.25x slower
+  // (bench/experiments/2026-12-02-compile-start-tiles-and-launches.md).
   template <bool Starts> __device__ __forceinline__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
     if constexpr (run_length > 1) {
       const index_t base = tile_base(tile);

@@ -36,6 +36,7 @@
 
 #include "cuda_error.hpp"
 #include "devices.hpp"
+#include "out_of_line.hpp"
 
 namespace rune::kernels {
 
@@ -52,27 +53,33 @@ struct launch_site {
   void check(cudaError_t e) const { check_cuda(e, name, file, line); }
 };
 
-// Whether kernel's code on the current device was compiled for sm_90 or later, and so holds
-// its wait; asked once per device for each kernel signature (the kernels of one signature are
-// compiled for the same architectures).
-template <class... Params> bool compiled_to_wait(void (*kernel)(Params...), int device, const launch_site& site) {
-  static std::atomic<signed char> known[64] = {};  // 0: not asked yet, 1: no, 2: yes
-  std::atomic<signed char>& k = known[static_cast<unsigned>(device) % 64];
-  signed char v = k.load(std::memory_order_relaxed);
-  if (v == 0) {
-    cudaFuncAttributes a{};
-    site.check(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)));
-    v = a.ptxVersion >= 90 ? 2 : 1;
-    k.store(v, std::memory_order_relaxed);
-  }
-  return v == 2;
+// The cache of whether a kernel's code on each device was compiled for sm_90 or later, and so
+// holds its wait: one per kernel signature (the kernels of one signature are compiled for the
+// same architectures), 0 not asked yet, 1 no, 2 yes.
+using wait_cache = std::atomic<signed char>[64];
+template <class... Params> wait_cache& waits_of(void (*)(Params...)) {
+  static wait_cache known = {};
+  return known;
 }
 
 // The launch itself, the same for every kernel: its arguments come as pointers to values of
-// its parameters' types. One function, so that each kernel's launch_early only converts its
-// arguments.
-inline void launch_erased(const void* kernel, bool early, dim3 grid, dim3 block, std::size_t shared_bytes,
-                          cudaStream_t stream, const launch_site& site, void** args) {
+// its parameters' types. One function, out of line, so that each kernel's launch_early only
+// converts its arguments: inlined, each launch site had its own copy of the configuration,
+// the device query and the attribute check
+// (bench/experiments/2026-12-02-compile-start-tiles-and-launches.md). Code compiled for
+// compute_90 or later runs on sm_90 or later only, so `known` also says the device takes the
+// attribute.
+RUNE_OUT_OF_LINE inline void launch_erased(const void* kernel, wait_cache& known, dim3 grid, dim3 block,
+                                           std::size_t shared_bytes, cudaStream_t stream, const launch_site& site,
+                                           void** args) {
+  std::atomic<signed char>& k = known[static_cast<unsigned>(current_device()) % 64];
+  signed char v = k.load(std::memory_order_relaxed);
+  if (v == 0) {
+    cudaFuncAttributes a{};
+    site.check(cudaFuncGetAttributes(&a, kernel));
+    v = a.ptxVersion >= 90 ? 2 : 1;
+    k.store(v, std::memory_order_relaxed);
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
@@ -81,7 +88,7 @@ inline void launch_erased(const void* kernel, bool early, dim3 grid, dim3 block,
   cudaLaunchAttribute attrs[1];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attrs[0].val.programmaticStreamSerializationAllowed = 1;
-  if (early) {
+  if (v == 2) {
     config.attrs = attrs;
     config.numAttrs = 1;
   }
@@ -92,14 +99,12 @@ template <class... Params, class... Args>
 void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
                   const launch_site& site, Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "rune::kernels::launch_early: one argument per kernel parameter");
-  // Code compiled for compute_90 or later runs on sm_90 or later only, so this also says the
-  // device takes the attribute.
-  const bool early = compiled_to_wait(kernel, current_device(), site);
   // Each argument converted to its parameter's type, as a call of the kernel would (the
   // trailing nullptr keeps the array non-empty for a kernel without parameters).
   [&](Params... as) {
     void* pointers[] = {static_cast<void*>(&as)..., nullptr};
-    launch_erased(reinterpret_cast<const void*>(kernel), early, grid, block, shared_bytes, stream, site, pointers);
+    launch_erased(reinterpret_cast<const void*>(kernel), waits_of(kernel), grid, block, shared_bytes, stream, site,
+                  pointers);
   }(std::forward<Args>(args)...);
 }
 }  // namespace rune::kernels
