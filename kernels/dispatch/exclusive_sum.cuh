@@ -14,7 +14,7 @@
 // partition against the tile's elements; bench/experiments/2026-11-27-compile-floor.md). Four
 // items a thread rather than the few-tile row's 16: the kernel's unrolled loads, thread scans
 // and stores are a quarter as long, 1360 lines of PTX for an int64 sum instead of 2089
-// (bench/experiments/2026-12-02-compile-genhist-kernels.md).
+// (bench/experiments/2026-12-02-compile-histogram-kernel-set.md).
 #include "array_scan_io.cuh"
 #include "scan_single_pass.cuh"
 

@@ -420,7 +420,7 @@ class backend {
 // global atomic per update) is compiled on the same terms where the model never plans plain
 // atomics, for a body whose histograms all take hardware atomics (Note [Plain atomics and hot
 // bins]): one kernel fewer, 934 lines of PTX of bench/compile/five_rune.cu's 18052
-// (bench/experiments/2026-12-02-compile-genhist-kernels.md). The backend of a force with a
+// (bench/experiments/2026-12-02-compile-histogram-kernel-set.md). The backend of a force with a
 // hist_override is this one.
 class backend_with_inspector : public backend {
  public:
