@@ -55,7 +55,10 @@ struct message_part {
 // A message from its parts, joined in the one function every such message calls: a chain of
 // std::string's operator+ is expanded, temporaries and all, where each message is built, and
 // so is each std::to_string of a number in it.
-RUNE_OUT_OF_LINE inline std::string message(std::initializer_list<message_part> parts) {
+std::string message(std::initializer_list<message_part> parts);
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME std::string message(std::initializer_list<message_part> parts) {
   std::string joined;
   for (const message_part& p : parts) {
     switch (p.is) {
@@ -66,5 +69,6 @@ RUNE_OUT_OF_LINE inline std::string message(std::initializer_list<message_part> 
   }
   return joined;
 }
+#endif
 }  // namespace detail
 }  // namespace rune

@@ -21,6 +21,7 @@
 
 #include <rune/config.hpp>
 
+#include "../runtime/out_of_line.hpp"
 #include "../tuning/hist_model.hpp"
 
 namespace rune::kernels {
@@ -63,9 +64,35 @@ struct hist_decision {
 // The largest H a partitioned histogram takes: its kernels find a bin's partition in 32 bits.
 inline constexpr index_t hist_partitioned_max_bins = (index_t(1) << 31) - 1;
 
-// One histogram's memory, M, S and H_chk with `shared_bytes` of shared memory to itself.
-inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d, double shared_bytes,
-                                    const hist_override& o) {
+// One histogram's memory, M, S and H_chk with `shared_bytes` of shared memory to itself. A
+// function of the runtime (Note [The runtime compiled once]): every genhist calls it.
+hist_decision plan_histogram(const hist_request& r, tuning::hist_device d, double shared_bytes, const hist_override& o);
+
+// Every histogram of a pass (Note [Shared memory for k histograms]); `slack` bytes per
+// histogram are held back for the 16-byte alignment of its shared regions. Only a single
+// histogram is partitioned (Note [Partitioned histograms]): k > 1 histograms of one pass
+// would need k partitionings of the updates.
+template <std::size_t K>
+std::array<hist_decision, K> plan_histograms(const std::array<hist_request, K>& rs, tuning::hist_device d,
+                                             hist_override o) {
+  if (K > 1) {
+    d.tuning.max_partitions = {0, 0, 0};
+    if (o.where == hist_override::memory::partitioned) o.where = hist_override::memory::global;
+  }
+  constexpr double slack = 64;
+  std::array<hist_decision, K> out{};
+  const double L = d.shared_bytes - slack * static_cast<double>(K);
+  for (std::size_t h = 0; h < K; ++h) out[h] = plan_histogram(rs[h], d, L / static_cast<double>(K), o);
+  std::size_t shared = 0;
+  for (const auto& x : out) shared += x.active && x.shared ? 1 : 0;
+  if (shared > 0 && shared < K)
+    for (std::size_t h = 0; h < K; ++h)
+      if (out[h].active && out[h].shared) out[h] = plan_histogram(rs[h], d, L / static_cast<double>(shared), o);
+  return out;
+}
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME hist_decision plan_histogram(const hist_request& r, tuning::hist_device d, double shared_bytes,
+                                          const hist_override& o) {
   hist_decision out;
   if (r.bins <= 0) return out;
   out.active = true;
@@ -105,27 +132,5 @@ inline hist_decision plan_histogram(const hist_request& r, tuning::hist_device d
   out.H_chk = (r.bins + S - 1) / S;
   return out;
 }
-
-// Every histogram of a pass (Note [Shared memory for k histograms]); `slack` bytes per
-// histogram are held back for the 16-byte alignment of its shared regions. Only a single
-// histogram is partitioned (Note [Partitioned histograms]): k > 1 histograms of one pass
-// would need k partitionings of the updates.
-template <std::size_t K>
-std::array<hist_decision, K> plan_histograms(const std::array<hist_request, K>& rs, tuning::hist_device d,
-                                             hist_override o) {
-  if (K > 1) {
-    d.tuning.max_partitions = {0, 0, 0};
-    if (o.where == hist_override::memory::partitioned) o.where = hist_override::memory::global;
-  }
-  constexpr double slack = 64;
-  std::array<hist_decision, K> out{};
-  const double L = d.shared_bytes - slack * static_cast<double>(K);
-  for (std::size_t h = 0; h < K; ++h) out[h] = plan_histogram(rs[h], d, L / static_cast<double>(K), o);
-  std::size_t shared = 0;
-  for (const auto& x : out) shared += x.active && x.shared ? 1 : 0;
-  if (shared > 0 && shared < K)
-    for (std::size_t h = 0; h < K; ++h)
-      if (out[h].active && out[h].shared) out[h] = plan_histogram(rs[h], d, L / static_cast<double>(shared), o);
-  return out;
-}
+#endif
 }  // namespace rune::kernels

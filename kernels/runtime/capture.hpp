@@ -21,11 +21,15 @@
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
-RUNE_OUT_OF_LINE inline bool capturing(cudaStream_t stream) {
+bool capturing(cudaStream_t stream);
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   RUNE_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
   return status != cudaStreamCaptureStatusNone;
 }
-}  // namespace rune::kernels
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

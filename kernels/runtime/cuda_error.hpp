@@ -8,6 +8,8 @@
 
 #include <rune/errors.hpp>
 
+#include "out_of_line.hpp"
+
 namespace rune {
 
 struct cuda_error : std::runtime_error {
@@ -16,11 +18,15 @@ struct cuda_error : std::runtime_error {
 };
 
 namespace kernels {
-[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line,
-                                          const std::string& detail = {}) {
+[[noreturn]] void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line,
+                                   const std::string& detail = {});
+#if RUNE_RUNTIME_DEFINED
+[[noreturn]] RUNE_RUNTIME void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line,
+                                                const std::string& detail) {
   throw cuda_error(e, rune::detail::message({"CUDA error in ", call, " at ", file, ":", line, ": ", cudaGetErrorName(e),
                                             " (", cudaGetErrorString(e), ")", detail.empty() ? "" : "; ", detail}));
 }
+#endif
 
 inline void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
   if (e != cudaSuccess) {

@@ -2,13 +2,14 @@
 // Per-device properties the kernels size themselves from, read once per device and cached.
 #include <cuda_runtime.h>
 
-#include <array>
-#include <mutex>
-
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include <array>
+#include <mutex>
+#endif
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 struct device_properties {
   int device = 0;
@@ -21,7 +22,13 @@ struct device_properties {
   int cc_major = 0, cc_minor = 0;
 };
 
-RUNE_OUT_OF_LINE inline const device_properties& current_device_properties() {
+// The current device's properties.
+const device_properties& current_device_properties();
+// True when a CUDA device is visible and usable (no throw: used to pick a default backend).
+bool cuda_device_usable();
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME const device_properties& current_device_properties() {
   static std::array<device_properties, 64> cache{};
   static std::array<std::once_flag, 64> once;
   int dev = 0;
@@ -41,8 +48,7 @@ RUNE_OUT_OF_LINE inline const device_properties& current_device_properties() {
   return cache[static_cast<std::size_t>(dev) % 64];
 }
 
-// True when a CUDA device is visible and usable (no throw: used to pick a default backend).
-inline bool cuda_device_usable() {
+RUNE_RUNTIME bool cuda_device_usable() {
   static const bool usable = [] {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -53,4 +59,5 @@ inline bool cuda_device_usable() {
   }();
   return usable;
 }
-}  // namespace rune::kernels
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

@@ -15,20 +15,10 @@
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 // The number of visible devices, asked once; 0 where CUDA has none.
-RUNE_OUT_OF_LINE inline int visible_devices() {
-  static const int count = [] {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return 0;
-    }
-    return n;
-  }();
-  return count;
-}
+int visible_devices();
 inline bool several_devices() { return visible_devices() > 1; }
 
 inline int current_device() {
@@ -42,15 +32,7 @@ inline int current_device() {
 // stream being captured into a graph cannot be asked (CUDA counts cudaStreamGetDevice among
 // the calls a capture forbids): its device is then the current one, as it must be for the
 // capture's other launches.
-RUNE_OUT_OF_LINE inline int device_of_stream(cudaStream_t stream) {
-  if (!several_devices()) return 0;
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  RUNE_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
-  int device = 0;
-  if (status == cudaStreamCaptureStatusNone) RUNE_CUDA_CHECK(cudaStreamGetDevice(stream, &device));
-  else RUNE_CUDA_CHECK(cudaGetDevice(&device));
-  return device;
-}
+int device_of_stream(cudaStream_t stream);
 
 // Makes `device` current for the object's lifetime and restores the caller's device after.
 // Quiet: for frees, which may run while CUDA shuts down at exit; a device that cannot be made
@@ -58,17 +40,7 @@ RUNE_OUT_OF_LINE inline int device_of_stream(cudaStream_t stream) {
 class scoped_device {
  public:
   enum class errors { thrown, ignored };
-  RUNE_OUT_OF_LINE explicit scoped_device(int device, errors on_error = errors::thrown) {
-    if (!several_devices()) return;
-    cudaError_t e = cudaGetDevice(&saved_);
-    if (e == cudaSuccess && saved_ != device) {
-      e = cudaSetDevice(device);
-      restore_ = e == cudaSuccess;
-    }
-    if (e == cudaSuccess) return;
-    (void)cudaGetLastError();
-    if (on_error == errors::thrown) throw_cuda_error(e, "cudaGetDevice/cudaSetDevice", __FILE__, __LINE__);
-  }
+  explicit scoped_device(int device, errors on_error = errors::thrown);
   ~scoped_device() {
     if (restore_) (void)cudaSetDevice(saved_);
   }
@@ -79,4 +51,40 @@ class scoped_device {
   int saved_ = 0;
   bool restore_ = false;
 };
-}  // namespace rune::kernels
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME int visible_devices() {
+  static const int count = [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    return n;
+  }();
+  return count;
+}
+
+RUNE_RUNTIME int device_of_stream(cudaStream_t stream) {
+  if (!several_devices()) return 0;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  RUNE_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+  int device = 0;
+  if (status == cudaStreamCaptureStatusNone) RUNE_CUDA_CHECK(cudaStreamGetDevice(stream, &device));
+  else RUNE_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+RUNE_RUNTIME scoped_device::scoped_device(int device, errors on_error) {
+  if (!several_devices()) return;
+  cudaError_t e = cudaGetDevice(&saved_);
+  if (e == cudaSuccess && saved_ != device) {
+    e = cudaSetDevice(device);
+    restore_ = e == cudaSuccess;
+  }
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();
+  if (on_error == errors::thrown) throw_cuda_error(e, "cudaGetDevice/cudaSetDevice", __FILE__, __LINE__);
+}
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

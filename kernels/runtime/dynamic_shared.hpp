@@ -16,18 +16,12 @@
 #include "device_properties.hpp"
 #include "out_of_line.hpp"
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 // Allows `kernel` `bytes` of dynamic shared memory on the current device, once per device
 // ordinal below 64 (`done` holds a bit each; any further device sets it at every call, which
 // is right, only slower). Two threads may both set it: the call is idempotent.
-RUNE_OUT_OF_LINE inline void allow_dynamic_shared(const void* kernel, int bytes, std::atomic<std::uint64_t>& done) {
-  const int device = current_device_properties().device;
-  const std::uint64_t bit = device >= 0 && device < 64 ? std::uint64_t{1} << device : 0;
-  if (bit != 0 && (done.load(std::memory_order_acquire) & bit) != 0) return;
-  RUNE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  done.fetch_or(bit, std::memory_order_release);
-}
+void allow_dynamic_shared(const void* kernel, int bytes, std::atomic<std::uint64_t>& done);
 
 // Kernel, allowed `bytes` of dynamic shared memory on the current device. `bytes` is the
 // kernel's allowance, not one launch's need: every call for one kernel passes the same.
@@ -36,4 +30,14 @@ template <auto Kernel> auto with_dynamic_shared(int bytes) {
   allow_dynamic_shared(reinterpret_cast<const void*>(Kernel), bytes, done);
   return Kernel;
 }
-}  // namespace rune::kernels
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME void allow_dynamic_shared(const void* kernel, int bytes, std::atomic<std::uint64_t>& done) {
+  const int device = current_device_properties().device;
+  const std::uint64_t bit = device >= 0 && device < 64 ? std::uint64_t{1} << device : 0;
+  if (bit != 0 && (done.load(std::memory_order_acquire) & bit) != 0) return;
+  RUNE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  done.fetch_or(bit, std::memory_order_release);
+}
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

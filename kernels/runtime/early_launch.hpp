@@ -38,7 +38,7 @@
 #include "devices.hpp"
 #include "out_of_line.hpp"
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 // The launch an error names: the kernel, and the file and line of the dispatch that launched
 // it (made where the dispatch passes the kernel's name). The compilers' builtins give what
@@ -69,9 +69,25 @@ template <class... Params> wait_cache& waits_of(void (*)(Params...)) {
 // (bench/experiments/2026-12-02-compile-start-tiles-and-launches.md). Code compiled for
 // compute_90 or later runs on sm_90 or later only, so `known` also says the device takes the
 // attribute.
-RUNE_OUT_OF_LINE inline void launch_erased(const void* kernel, wait_cache& known, dim3 grid, dim3 block,
-                                           std::size_t shared_bytes, cudaStream_t stream, const launch_site& site,
-                                           void** args) {
+void launch_erased(const void* kernel, wait_cache& known, dim3 grid, dim3 block, std::size_t shared_bytes,
+                                cudaStream_t stream, const launch_site& site, void** args);
+
+template <class... Params, class... Args>
+void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+                  const launch_site& site, Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "rune::kernels::launch_early: one argument per kernel parameter");
+  // Each argument converted to its parameter's type, as a call of the kernel would (the
+  // trailing nullptr keeps the array non-empty for a kernel without parameters).
+  [&](Params... as) {
+    void* pointers[] = {static_cast<void*>(&as)..., nullptr};
+    launch_erased(reinterpret_cast<const void*>(kernel), waits_of(kernel), grid, block, shared_bytes, stream, site,
+                  pointers);
+  }(std::forward<Args>(args)...);
+}
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME void launch_erased(const void* kernel, wait_cache& known, dim3 grid, dim3 block, std::size_t shared_bytes,
+                                cudaStream_t stream, const launch_site& site, void** args) {
   std::atomic<signed char>& k = known[static_cast<unsigned>(current_device()) % 64];
   signed char v = k.load(std::memory_order_relaxed);
   if (v == 0) {
@@ -94,17 +110,5 @@ RUNE_OUT_OF_LINE inline void launch_erased(const void* kernel, wait_cache& known
   }
   site.check(cudaLaunchKernelExC(&config, kernel, args));
 }
-
-template <class... Params, class... Args>
-void launch_early(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
-                  const launch_site& site, Args&&... args) {
-  static_assert(sizeof...(Params) == sizeof...(Args), "rune::kernels::launch_early: one argument per kernel parameter");
-  // Each argument converted to its parameter's type, as a call of the kernel would (the
-  // trailing nullptr keeps the array non-empty for a kernel without parameters).
-  [&](Params... as) {
-    void* pointers[] = {static_cast<void*>(&as)..., nullptr};
-    launch_erased(reinterpret_cast<const void*>(kernel), waits_of(kernel), grid, block, shared_bytes, stream, site,
-                  pointers);
-  }(std::forward<Args>(args)...);
-}
-}  // namespace rune::kernels
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

@@ -17,7 +17,7 @@
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 class host_cell_cache {
  public:
@@ -31,35 +31,11 @@ class host_cell_cache {
     return cache;
   }
 
-  RUNE_OUT_OF_LINE cell acquire(std::size_t bytes) {
-    const std::size_t k = size_class(bytes);
-    if (k < classes) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      const cell c = free_[k];
-      if (c.host) {
-        free_[k] = *static_cast<const cell*>(c.host);
-        return c;
-      }
-    }
-    cell c{};
-    // Portable: usable from every device's context, not only the current one's.
-    RUNE_CUDA_CHECK(cudaHostAlloc(&c.host, class_bytes(bytes), cudaHostAllocMapped | cudaHostAllocPortable));
-    RUNE_CUDA_CHECK(cudaHostGetDevicePointer(&c.device, c.host, 0));
-    return c;
-  }
+  cell acquire(std::size_t bytes);
 
   // Called once the stream that used the cell is idle: nothing writes into it any more, so
   // its own memory holds the link to the next free cell of its class.
-  RUNE_OUT_OF_LINE void release(const cell& c, std::size_t bytes) {
-    const std::size_t k = size_class(bytes);
-    if (k >= classes) {  // results this large are not cached
-      (void)cudaFreeHost(c.host);
-      return;
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    *static_cast<cell*>(c.host) = free_[k];
-    free_[k] = c;
-  }
+  void release(const cell& c, std::size_t bytes);
 
  private:
   // Multiples of 64 bytes (a cache line) up to 4 KiB, one free list each: results are small.
@@ -78,8 +54,7 @@ class host_cell_cache {
 // has synchronized. Values are copied as bytes (device results are trivially copyable).
 class host_cell {
  public:
-  RUNE_OUT_OF_LINE host_cell(std::size_t bytes, cudaStream_t stream)
-      : stream_(stream), bytes_(bytes), cell_(host_cell_cache::instance().acquire(bytes)) {}
+  host_cell(std::size_t bytes, cudaStream_t stream);
   host_cell(host_cell&& o) noexcept : stream_(o.stream_), bytes_(o.bytes_), cell_(o.cell_) { o.cell_ = {}; }
   host_cell(const host_cell&) = delete;
   host_cell& operator=(const host_cell&) = delete;
@@ -89,16 +64,7 @@ class host_cell {
   // launch and its synchronization may still be written, so it is never reused (a leak of
   // one small cell on an error path, rather than a result landing in another call's cell).
   // Nor is a stream being captured queried: that would end its capture.
-  RUNE_OUT_OF_LINE ~host_cell() {
-    if (!cell_.host) return;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream_, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
-      (void)cudaGetLastError();
-      return;
-    }
-    if (cudaStreamQuery(stream_) == cudaSuccess) host_cell_cache::instance().release(cell_, bytes_);
-    else (void)cudaGetLastError();  // the query's status is not a later call's error
-  }
+  ~host_cell();
 
   template <class T> T* device_pointer() const { return static_cast<T*>(cell_.device); }
   // What the launches wrote; read after synchronizing the stream.
@@ -110,4 +76,48 @@ class host_cell {
   std::size_t bytes_;
   host_cell_cache::cell cell_;
 };
-}  // namespace rune::kernels
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME host_cell_cache::cell host_cell_cache::acquire(std::size_t bytes) {
+  const std::size_t k = size_class(bytes);
+  if (k < classes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const cell c = free_[k];
+    if (c.host) {
+      free_[k] = *static_cast<const cell*>(c.host);
+      return c;
+    }
+  }
+  cell c{};
+  // Portable: usable from every device's context, not only the current one's.
+  RUNE_CUDA_CHECK(cudaHostAlloc(&c.host, class_bytes(bytes), cudaHostAllocMapped | cudaHostAllocPortable));
+  RUNE_CUDA_CHECK(cudaHostGetDevicePointer(&c.device, c.host, 0));
+  return c;
+}
+
+RUNE_RUNTIME void host_cell_cache::release(const cell& c, std::size_t bytes) {
+  const std::size_t k = size_class(bytes);
+  if (k >= classes) {  // results this large are not cached
+    (void)cudaFreeHost(c.host);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  *static_cast<cell*>(c.host) = free_[k];
+  free_[k] = c;
+}
+
+RUNE_RUNTIME host_cell::host_cell(std::size_t bytes, cudaStream_t stream)
+    : stream_(stream), bytes_(bytes), cell_(host_cell_cache::instance().acquire(bytes)) {}
+
+RUNE_RUNTIME host_cell::~host_cell() {
+  if (!cell_.host) return;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream_, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    (void)cudaGetLastError();
+    return;
+  }
+  if (cudaStreamQuery(stream_) == cudaSuccess) host_cell_cache::instance().release(cell_, bytes_);
+  else (void)cudaGetLastError();  // the query's status is not a later call's error
+}
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

@@ -9,10 +9,12 @@
 
 #include "cuda_error.hpp"
 #include "device_properties.hpp"
-#include "occupancy_table.hpp"
 #include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include "occupancy_table.hpp"
+#endif
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 // Kernel is the instantiation itself (a template argument, not a parameter): kernels of one
 // signature, such as a segmented and an unsegmented scan, each get their own count.
@@ -39,7 +41,10 @@ template <auto Kernel> int resident_blocks(int block_threads, int policy_cap, st
 //
 // Blocks of `kernel` resident on one SM of the current device at `block_threads` threads and
 // `dynamic_shared` bytes of dynamic shared memory.
-RUNE_OUT_OF_LINE inline int blocks_per_sm_at(const void* kernel, int block_threads, std::size_t dynamic_shared) {
+int blocks_per_sm_at(const void* kernel, int block_threads, std::size_t dynamic_shared);
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME int blocks_per_sm_at(const void* kernel, int block_threads, std::size_t dynamic_shared) {
   static occupancy_table kept;
   occupancy_key key{kernel, 0, block_threads, dynamic_shared};
   RUNE_CUDA_CHECK(cudaGetDevice(&key.device));
@@ -49,4 +54,5 @@ RUNE_OUT_OF_LINE inline int blocks_per_sm_at(const void* kernel, int block_threa
   kept.keep(key, per_sm);
   return per_sm;
 }
-}  // namespace rune::kernels
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

@@ -12,17 +12,21 @@
 // (bench/experiments/2026-11-27-enqueue.md).
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <memory>
+
+#include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
 #include <mutex>
 
 #include "capture.hpp"
 #include "cuda_error.hpp"
-#include "out_of_line.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
 #include "zeroed_scratch.cuh"
+#endif
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 struct reduction_state {
   std::shared_ptr<void> partials;  // at least the bytes asked for
@@ -33,7 +37,10 @@ struct reduction_state {
 // that launch is enqueued: another host thread on the same stream may regrow the scratch in
 // between, and the old buffer is freed in stream order only once no holder is left. While the
 // stream is captured, state of the graph's own (Note [Forces inside a stream capture]).
-RUNE_OUT_OF_LINE inline reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes) {
+reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes);
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME reduction_state reduction_state_for(cudaStream_t stream, std::size_t partial_bytes) {
   if (capturing(stream)) {
     // The ticket, then the partials as aligned as an allocation of their own, in one block: one
     // memory node, one zeroing kernel (Note [Zeroing by a kernel]) and one free in the graph.
@@ -72,4 +79,5 @@ RUNE_OUT_OF_LINE inline reduction_state reduction_state_for(cudaStream_t stream,
   }
   return {k.partials, std::shared_ptr<unsigned>(std::shared_ptr<void>(), k.ticket)};  // the ticket: no owner
 }
-}  // namespace rune::kernels
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

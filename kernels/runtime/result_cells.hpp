@@ -19,45 +19,35 @@
 // a program making many streams holds little on each.
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <memory>
+
+#include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
 #include <mutex>
 #include <vector>
 
 #include "capture.hpp"
-#include "out_of_line.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
+#endif
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 inline constexpr std::size_t result_cell_bytes = 64;  // a cache line: any scalar or small struct, aligned
 inline constexpr std::size_t result_slab_cells = 64;
 
+// `bytes` of device memory for a scalar result of work enqueued on `stream`, freed in its order.
+std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t stream);
+
+#if RUNE_RUNTIME_DEFINED
 // The free cells of one stream.
 class result_cells {
  public:
   explicit result_cells(cudaStream_t stream) : stream_(stream) {}
-  RUNE_OUT_OF_LINE void* take() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.empty()) add_slab();
-    void* p = free_.back();
-    free_.pop_back();
-    return p;
-  }
+  void* take();
   // From a deleter, so it never throws: a cell whose stream cannot be asked is not reused.
-  RUNE_OUT_OF_LINE void give_back(void* p) noexcept {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream_, &status) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return;
-    }
-    if (status != cudaStreamCaptureStatusNone) return;  // dropped inside a capture (Note [Result cells])
-    try {
-      std::lock_guard<std::mutex> lock(mutex_);
-      free_.push_back(p);
-    } catch (...) {  // no memory for the list: the cell is not reused
-    }
-  }
+  void give_back(void* p) noexcept;
   // As a memory resource whose context is this object (for stream_free).
   memory_resource resource() {
     return {[](std::size_t, cudaStream_t, void* self) { return static_cast<result_cells*>(self)->take(); },
@@ -66,19 +56,42 @@ class result_cells {
   }
 
  private:
-  RUNE_OUT_OF_LINE void add_slab() {
-    slabs_.push_back(pool_allocate(result_cell_bytes * result_slab_cells, stream_));
-    char* base = static_cast<char*>(slabs_.back().get());
-    for (std::size_t k = result_slab_cells; k-- > 0;) free_.push_back(base + k * result_cell_bytes);
-  }
+  void add_slab();
   cudaStream_t stream_;
   std::mutex mutex_;
   std::vector<void*> free_;
   std::vector<std::shared_ptr<void>> slabs_;
 };
 
-// `bytes` of device memory for a scalar result of work enqueued on `stream`, freed in its order.
-RUNE_OUT_OF_LINE inline std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t stream) {
+RUNE_RUNTIME void* result_cells::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (free_.empty()) add_slab();
+  void* p = free_.back();
+  free_.pop_back();
+  return p;
+}
+
+RUNE_RUNTIME void result_cells::give_back(void* p) noexcept {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream_, &status) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  if (status != cudaStreamCaptureStatusNone) return;  // dropped inside a capture (Note [Result cells])
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(p);
+  } catch (...) {  // no memory for the list: the cell is not reused
+  }
+}
+
+RUNE_RUNTIME void result_cells::add_slab() {
+  slabs_.push_back(pool_allocate(result_cell_bytes * result_slab_cells, stream_));
+  char* base = static_cast<char*>(slabs_.back().get());
+  for (std::size_t k = result_slab_cells; k-- > 0;) free_.push_back(base + k * result_cell_bytes);
+}
+
+RUNE_RUNTIME std::shared_ptr<void> result_memory(std::size_t bytes, cudaStream_t stream) {
   if (bytes > result_cell_bytes || current_memory_resource() || capturing(stream)) return device_allocate(bytes, stream);
   static std::mutex mutex;
   result_cells* cells = nullptr;
@@ -91,4 +104,5 @@ RUNE_OUT_OF_LINE inline std::shared_ptr<void> result_memory(std::size_t bytes, c
   stream_free release(stream, cells->resource(), bytes);  // before the cell is taken: it may throw
   return std::shared_ptr<void>(cells->take(), std::move(release));
 }
-}  // namespace rune::kernels
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

@@ -19,7 +19,7 @@
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 struct stream_key {
   int device = 0;
@@ -27,12 +27,16 @@ struct stream_key {
   friend auto operator<=>(const stream_key&, const stream_key&) = default;
 };
 
-RUNE_OUT_OF_LINE inline stream_key key_of(cudaStream_t stream) {
+// The key of `stream`'s state on the current device.
+stream_key key_of(cudaStream_t stream);
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME stream_key key_of(cudaStream_t stream) {
   stream_key k;
   RUNE_CUDA_CHECK(cudaGetDevice(&k.device));
   RUNE_CUDA_CHECK(cudaStreamGetId(stream, &k.id));
   return k;
 }
+#endif
 
 // The state of kind State kept for the stream `key` names, made as State(args...) at its first
 // use and never destroyed (Note [Streams by id]). Every kind is found through the same map type,
@@ -48,4 +52,4 @@ template <class State, class... Args> State& state_for(const stream_key& key, co
   if (!state) state = new State(args...);
   return *static_cast<State*>(state);
 }
-}  // namespace rune::kernels
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

@@ -12,20 +12,23 @@
 // memset per launch in a program that alternates scans of different types.
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <mutex>
+
+#include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include <algorithm>
 #include <utility>
 
 #include "capture.hpp"
 #include "cuda_error.hpp"
-#include "out_of_line.hpp"
 #include "stream_allocator.hpp"
 #include "stream_key.hpp"
 #include "zeroed_scratch.cuh"
+#endif
 
-namespace rune::kernels {
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 struct tile_state_lease {
   unsigned* ticket;     // dynamic tile ids
@@ -46,23 +49,7 @@ class tile_state_pool {
   // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `layout`
   // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
   // one word of that many bytes, scan_agent.cuh).
-  RUNE_OUT_OF_LINE held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes,
-                                         unsigned layout) {
-    // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
-    // capture]): fresh memory, so any epoch is current; 1, as after a clear.
-    if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
-    const stream_key key = key_of(stream);
-    std::lock_guard<std::mutex> lock(mutex_);
-    entry& e = state_for<layouts>(key).of[layout / 8];
-    // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
-    if (tiles > e.tiles || value_bytes > e.value_bytes || e.state.lease.epoch >= (1u << 29) - 1) {
-      e.tiles = std::max(tiles, e.tiles);
-      e.value_bytes = std::max(value_bytes, e.value_bytes);
-      e.state = zeroed_state(stream, e.tiles, e.value_bytes, 0);
-    }
-    ++e.state.lease.epoch;
-    return e.state;
-  }
+  held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout);
 
   // Never destroyed, as the reductions' scratch (reduction_state.hpp): the streams their
   // memory was allocated on may be gone at exit, and the driver reclaims it all.
@@ -77,14 +64,7 @@ class tile_state_pool {
   // carry their status, so the values are cleared too: no stale word matches an epoch. One
   // block, so that a captured scan adds one memory node, one zeroing kernel (Note [Zeroing by
   // a kernel]) and one free to its graph: every node is launch work at each replay.
-  static held_tile_state zeroed_state(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned epoch) {
-    const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
-    const std::size_t bytes = word_bytes + zeroed_bytes(tiles * 2 * value_bytes + 16);
-    auto block = pool_allocate(bytes, stream);
-    zero_in_stream(block.get(), bytes, stream);
-    unsigned* words = static_cast<unsigned*>(block.get());
-    return {{words, words + 1, static_cast<char*>(block.get()) + word_bytes, epoch}, std::move(block)};
-  }
+  static held_tile_state zeroed_state(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned epoch);
 
   struct entry {
     std::size_t tiles = 0, value_bytes = 0;
@@ -96,4 +76,34 @@ class tile_state_pool {
   };
   std::mutex mutex_;
 };
-}  // namespace rune::kernels
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME held_tile_state tile_state_pool::lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes,
+                                                   unsigned layout) {
+  // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
+  // capture]): fresh memory, so any epoch is current; 1, as after a clear.
+  if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
+  const stream_key key = key_of(stream);
+  std::lock_guard<std::mutex> lock(mutex_);
+  entry& e = state_for<layouts>(key).of[layout / 8];
+  // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
+  if (tiles > e.tiles || value_bytes > e.value_bytes || e.state.lease.epoch >= (1u << 29) - 1) {
+    e.tiles = std::max(tiles, e.tiles);
+    e.value_bytes = std::max(value_bytes, e.value_bytes);
+    e.state = zeroed_state(stream, e.tiles, e.value_bytes, 0);
+  }
+  ++e.state.lease.epoch;
+  return e.state;
+}
+
+RUNE_RUNTIME held_tile_state tile_state_pool::zeroed_state(cudaStream_t stream, std::size_t tiles,
+                                                          std::size_t value_bytes, unsigned epoch) {
+  const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
+  const std::size_t bytes = word_bytes + zeroed_bytes(tiles * 2 * value_bytes + 16);
+  auto block = pool_allocate(bytes, stream);
+  zero_in_stream(block.get(), bytes, stream);
+  unsigned* words = static_cast<unsigned*>(block.get());
+  return {{words, words + 1, static_cast<char*>(block.get()) + word_bytes, epoch}, std::move(block)};
+}
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

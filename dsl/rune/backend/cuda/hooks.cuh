@@ -11,30 +11,42 @@
 #include <rune/kernels/runtime/cuda_error.hpp>
 #include <rune/kernels/runtime/device_properties.hpp>
 #include <rune/kernels/runtime/devices.hpp>
+#include <rune/kernels/runtime/out_of_line.hpp>
 #include <rune/kernels/runtime/stream_allocator.hpp>
 
 #include "../../array.hpp"
 #include "../../errors.hpp"
 
-namespace rune::detail::cuda {
+namespace rune::detail::cuda::inline RUNE_RUNTIME_ABI {
 
 // The cuda backend is the default when a device is usable and RUNE_BACKEND does not say cpu.
-inline bool is_default_backend() {
+bool is_default_backend();
+// The device ordinal `device` of a copy to it, checked.
+void check_device_ordinal(int device, const char* who);
+// The device `p` points into, -1 for host memory (or where CUDA cannot tell).
+int pointer_device(const void* p);
+// A copy on `device` of `bytes` at src (on the host when src_device is -1), once the work that
+// made them is done; ordered on `device`'s default stream and complete on return.
+std::shared_ptr<void> copy_onto_device(int device, const void* src, int src_device, std::size_t bytes,
+                                       const std::shared_ptr<void>& owner);
+// Sets array.hpp's seams to the cuda backend's functions; true.
+bool install_hooks();
+
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME bool is_default_backend() {
   const char* env = std::getenv("RUNE_BACKEND");
   if (env && std::string(env) == "cpu") return false;
   return kernels::cuda_device_usable();
 }
 
-// The device ordinal `device` of a copy to it, checked.
-inline void check_device_ordinal(int device, const char* who) {
+RUNE_RUNTIME void check_device_ordinal(int device, const char* who) {
   const int count = kernels::visible_devices();
   if (device < 0 || device >= count)
     throw usage_error(message({who, ": there is no CUDA device ", device, " (this process sees ", count,
                                count == 1 ? " device" : " devices", ", numbered from 0)"}));
 }
 
-// The device `p` points into, -1 for host memory (or where CUDA cannot tell).
-inline int pointer_device(const void* p) {
+RUNE_RUNTIME int pointer_device(const void* p) {
   if (!kernels::cuda_device_usable()) return -1;
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
@@ -44,10 +56,8 @@ inline int pointer_device(const void* p) {
   return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged ? attr.device : -1;
 }
 
-// A copy on `device` of `bytes` at src (on the host when src_device is -1), once the work that
-// made them is done; ordered on `device`'s default stream and complete on return.
-inline std::shared_ptr<void> copy_onto_device(int device, const void* src, int src_device, std::size_t bytes,
-                                              const std::shared_ptr<void>& owner) {
+RUNE_RUNTIME std::shared_ptr<void> copy_onto_device(int device, const void* src, int src_device, std::size_t bytes,
+                                                    const std::shared_ptr<void>& owner) {
   check_device_ordinal(device, "rune::to_device");
   if (src_device >= 0 && bytes) {
     const kernels::scoped_device on(src_device);
@@ -61,7 +71,7 @@ inline std::shared_ptr<void> copy_onto_device(int device, const void* src, int s
   return copy;
 }
 
-inline bool install_hooks() {
+RUNE_RUNTIME bool install_hooks() {
   // On the stream that made the memory, so that an array made on a non-blocking stream is
   // read after its force, not before; a view of the user's memory is read on the legacy
   // default stream (the user orders their own work). On the memory's device: the default
@@ -82,6 +92,7 @@ inline bool install_hooks() {
   copy_to_device = copy_onto_device;
   return true;
 }
+#endif
 
 inline const bool hooks_installed = install_hooks();
-}  // namespace rune::detail::cuda
+}  // namespace rune::detail::cuda::inline RUNE_RUNTIME_ABI
