@@ -8,10 +8,11 @@
 // messages) are declared in their headers and defined under RUNE_RUNTIME_DEFINED, each
 // definition marked RUNE_RUNTIME.
 // - Header-only, by default: every translation unit defines them, inline and out of line
-//   (noinline; the declarations say neither, which gcc would take for a conflict): compiled once in a translation unit and called, rather than copied into each
-//   force that reaches it. At -O3 the host compiler had copied each into every force's code,
-//   where a call costs nothing beside the driver calls they make; out of line, five_rune.cu's
-//   host object was 2.8% smaller, and 5.6% with the messages joined by one such function
+//   (noinline; the declarations say neither, which gcc would take for a conflict): compiled
+//   once in a translation unit and called, rather than copied into each force that reaches
+//   it. At -O3 the host compiler had copied each into every force's code, where a call costs
+//   nothing beside the driver calls they make; out of line, five_rune.cu's host object was
+//   2.8% smaller, and 5.6% with the messages joined by one such function
 //   (bench/experiments/2026-12-02-compile-runtime-out-of-line.md).
 // - With RUNE_SEPARATE_RUNTIME defined in every translation unit of a program, they are only
 //   declared there, and kernels/runtime/runtime.cu defines them once. A CMake target gets this
