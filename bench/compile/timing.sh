@@ -12,3 +12,10 @@ seconds() {
 }
 # median: the median of the numbers on standard input, one a line.
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# runtime_object FILE: kernels/runtime/runtime.cu compiled once to FILE with nvcc_flags, for the
+# builds with RUNE_SEPARATE_RUNTIME (Note [The runtime compiled once]); prints its time.
+runtime_object() {
+  local t
+  t=$(seconds nvcc $nvcc_flags -Idsl -DRUNE_SEPARATE_RUNTIME -c kernels/runtime/runtime.cu -o "$1")
+  echo "kernels/runtime/runtime.cu, compiled once: $t s"
+}
