@@ -11,11 +11,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include <rune/config.hpp>
 #include <rune/errors.hpp>
 
 #include "../agent/hist_layout.cuh"
+#include "../runtime/out_of_line.hpp"
 #include "hist_list.hpp"
 #include "histogram_plan.hpp"
 
@@ -212,12 +215,56 @@ inline index_t shared_bins_flushed(const hist_list<hist_decision>& plan, const h
   return bins;
 }
 
+// The occupancy of the pass kernel's variants: blocks_per_sm(kind, shared_bytes), the blocks of
+// that variant an SM runs at that shared size (the device's answer; a test passes its own).
+// A function and its context rather than a callable's type, so that the plan is one function
+// of the runtime for every body (Note [The runtime compiled once]).
+struct hist_occupancy {
+  int (*blocks_of)(const void* context, hist_pass_kind kind, std::size_t shared_bytes) = nullptr;
+  const void* context = nullptr;
+  int operator()(hist_pass_kind kind, std::size_t shared_bytes) const { return blocks_of(context, kind, shared_bytes); }
+
+  // A callable's answers, read through a pointer to it: `f` outlives the plan's computation.
+  template <class F> static hist_occupancy of(const F& f) {
+    return {[](const void* c, hist_pass_kind kind, std::size_t bytes) { return (*static_cast<const F*>(c))(kind, bytes); },
+            &f};
+  }
+};
+
+// The plan of a pass-kernel run (or of plain atomics) over n elements, with the pass kernel's
+// occupancy as `blocks_per_sm` says.
+hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions, const hist_list<hist_shape>& shapes,
+                                  const hist_limits& lim, hist_occupancy blocks_per_sm);
+template <class BlocksPerSm>
+  requires(!std::is_same_v<std::remove_cvref_t<BlocksPerSm>, hist_occupancy>)
+hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions, const hist_list<hist_shape>& shapes,
+                                  const hist_limits& lim, const BlocksPerSm& blocks_per_sm) {
+  return plan_hist_launch(n, std::move(decisions), shapes, lim, hist_occupancy::of(blocks_per_sm));
+}
+
+// The plan of a partitioned run of one histogram.
+inline hist_launch_plan partitioned_launch(index_t n, const hist_decision& d) {
+  hist_launch_plan p;
+  p.partitioned = true;
+  p.passes = n > 0 ? 1 : 0;
+  p.histograms = {d};
+  return p;
+}
+
+// Each histogram's chunk of bins in pass `pass` (multi-pass, S > 1); a histogram with fewer
+// passes sits out the later ones.
+inline void set_pass_window(hist_layout& L, const hist_decision& d, index_t nbins, std::int64_t pass) {
+  L.lo = d.active ? std::min<index_t>(pass * d.H_chk, nbins) : 0;
+  L.len = d.active && pass < d.S ? std::min<index_t>(d.H_chk, nbins - L.lo) : 0;
+  set_narrow_window(L);
+}
+
+#if RUNE_RUNTIME_DEFINED
 // The caches of hot bins of the plan's global HDW histograms (Note [A block's cache of hot
 // bins]), laid out after the shared copies where they fit and leave `per_sm` blocks resident:
 // a cache is worth less than a block of the pass on each SM.
-template <class BlocksPerSm>
-void add_hot_bins(hist_launch_plan& p, const hist_list<hist_shape>& shapes, bool odd_strides, const hist_limits& lim,
-                  int per_sm, BlocksPerSm& blocks_per_sm) {
+inline void add_hot_bins(hist_launch_plan& p, const hist_list<hist_shape>& shapes, bool odd_strides,
+                         const hist_limits& lim, int per_sm, hist_occupancy blocks_per_sm) {
   if (lim.hot_bin_slots_log2 <= 0) return;
   hist_list<hist_layout> cached;
   const std::size_t bytes = lay_out_shared(p.histograms, shapes, odd_strides, lim.hot_bin_slots_log2, cached);
@@ -227,12 +274,9 @@ void add_hot_bins(hist_launch_plan& p, const hist_list<hist_shape>& shapes, bool
   p.shared_bytes = bytes;
 }
 
-// The plan of a pass-kernel run (or of plain atomics) over n elements. blocks_per_sm(kind,
-// shared_bytes) is the occupancy of that kernel at that shared size (the device's answer; a
-// test passes its own).
-template <class BlocksPerSm>
-hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions, const hist_list<hist_shape>& shapes,
-                                  const hist_limits& lim, BlocksPerSm&& blocks_per_sm) {
+RUNE_RUNTIME hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions,
+                                               const hist_list<hist_shape>& shapes, const hist_limits& lim,
+                                               hist_occupancy blocks_per_sm) {
   hist_launch_plan p;
   p.histograms = std::move(decisions);
   if (n <= 0) return p;
@@ -279,21 +323,5 @@ hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions,
   p.passes = static_cast<int>(passes);
   return p;
 }
-
-// The plan of a partitioned run of one histogram.
-inline hist_launch_plan partitioned_launch(index_t n, const hist_decision& d) {
-  hist_launch_plan p;
-  p.partitioned = true;
-  p.passes = n > 0 ? 1 : 0;
-  p.histograms = {d};
-  return p;
-}
-
-// Each histogram's chunk of bins in pass `pass` (multi-pass, S > 1); a histogram with fewer
-// passes sits out the later ones.
-inline void set_pass_window(hist_layout& L, const hist_decision& d, index_t nbins, std::int64_t pass) {
-  L.lo = d.active ? std::min<index_t>(pass * d.H_chk, nbins) : 0;
-  L.len = d.active && pass < d.S ? std::min<index_t>(d.H_chk, nbins - L.lo) : 0;
-  set_narrow_window(L);
-}
+#endif
 }  // namespace rune::kernels

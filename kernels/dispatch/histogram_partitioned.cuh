@@ -7,23 +7,18 @@
 // updates there can be, and two words per tile and partition.
 #include <cuda_runtime.h>
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
-#include <vector>
 
 #include <rune/errors.hpp>
 
 #include "../entry/hist_kernel.cuh"
-#include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
 #include "../runtime/early_launch.hpp"
 #include "../runtime/dynamic_shared.hpp"
-#include "../runtime/occupancy.hpp"
-#include "../runtime/stream_allocator.hpp"
 #include "exclusive_sum.cuh"
-#include "hist_buffers.hpp"
+#include "hist_partitioned_run.hpp"
 #include "histogram_plan.hpp"
 
 namespace rune::kernels {
@@ -33,62 +28,33 @@ template <class Policy, class Body, class Offset>
 void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaStream_t stream) {
   using V = hist_value_t<Body, 0>;
   using Op = decltype(body.template target<0>().op);
-  const device_properties& props = current_device_properties();
-  const auto target = body.template target<0>();
-  const auto P = static_cast<std::uint32_t>(d.S);
-
-  // The scatter: spans of whole tiles, the policy's blocks per SM.
   using agent = hist_partition_agent<Policy, Body, Offset>;
   constexpr std::size_t staging = agent::staging_bytes();
+  const auto target = body.template target<0>();
   const auto scatter_kernel =
       with_dynamic_shared<&hist_partition_scatter_kernel<Policy, Body, Offset>>(static_cast<int>(staging));
-  const index_t resident = index_t(Policy::partition_blocks_per_sm) * props.sm_count;
-  const index_t tiles = (n + agent::tile - 1) / agent::tile;
-  const index_t span = (tiles + resident - 1) / resident * agent::tile;
-  const index_t grid = (n + span - 1) / span;
-
-  std::vector<std::shared_ptr<void>> keep;  // freed in stream order after the passes
-  const auto allocate = [&](std::size_t bytes) {
-    keep.push_back(device_allocate(bytes, stream));
-    return keep.back().get();
-  };
-  // Every buffer before any kernel runs: when one does not fit, histogram() falls back to
-  // global memory with nothing written twice.
-  const index_t segments = index_t(P) * tiles;
-  const auto places = static_cast<std::size_t>(tiles * agent::tile);
-  hist_partitions<Offset> parts{partition_of::make(d.H_chk),
-                                P,
-                                span,
-                                tiles,
-                                static_cast<index_t*>(allocate(static_cast<std::size_t>(segments + 1) * sizeof(index_t))),
-                                static_cast<unsigned*>(allocate(static_cast<std::size_t>(segments) * sizeof(unsigned))),
-                                static_cast<Offset*>(allocate(places * sizeof(Offset))),
-                                allocate(places * sizeof(V))};
-
-  // The pass: one copy of a partition's bins per block (XCG: and its locks), as many blocks as
-  // fit at that size.
-  constexpr bool locked = atomic_class_of<Op, V>() == atomic_class::xcg;
-  const std::size_t bins_bytes = align16(static_cast<std::size_t>(words_of<V>(d.H_chk)) * sizeof(V));
-  const std::size_t shared_bytes = bins_bytes + (locked ? align16(static_cast<std::size_t>(d.H_chk) * sizeof(int)) : 0);
-  if (shared_bytes > static_cast<std::size_t>(props.shared_per_block_optin))
-    throw std::logic_error(rune::detail::message({"rune::kernels::histogram: a partition of ", shared_bytes,
-                                                  " bytes exceeds the device's ", props.shared_per_block_optin,
-                                                  " bytes of shared memory per block"}));
-  const auto pass_kernel =
-      with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(props.shared_per_block_optin);
-  const int per_sm = blocks_per_sm_at(reinterpret_cast<const void*>(pass_kernel), Policy::block_threads, shared_bytes);
-  if (per_sm < 1)
-    throw std::logic_error(rune::detail::message({"rune::kernels::histogram: the partition pass cannot run one "
-                                                  "block of ", Policy::block_threads, " threads with ", shared_bytes,
-                                                  " bytes of shared memory"}));
-  const hist_partitioned_updates<Offset> updates{parts.counts, parts.starts, tiles, agent::tile, P, d.H_chk,
-                                                 parts.offsets, parts.values, static_cast<unsigned>(bins_bytes),
-                                                 locked ? zeroed_locks(target.nbins, stream, keep) : nullptr};
-
-  launch_early(scatter_kernel, dim3(static_cast<unsigned>(grid)), dim3(Policy::partition_threads), staging, stream,
+  const auto pass_kernel = with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
+      current_device_properties().shared_per_block_optin);
+  hist_partitioned_sizes sizes;
+  sizes.tile = agent::tile;
+  sizes.scatter_blocks_per_sm = Policy::partition_blocks_per_sm;
+  sizes.value_bytes = sizeof(V);
+  sizes.offset_bytes = sizeof(Offset);
+  sizes.locked = atomic_class_of<Op, V>() == atomic_class::xcg;
+  sizes.nbins = target.nbins;
+  sizes.pass_kernel = reinterpret_cast<const void*>(pass_kernel);
+  sizes.pass_threads = Policy::block_threads;
+  const hist_partitioned_run r = prepare_partitioned(n, d, sizes, stream);  // its buffers freed after the launches
+  const auto P = static_cast<std::uint32_t>(d.S);
+  const hist_partitions<Offset> parts{partition_of::make(d.H_chk), P, r.span, r.tiles, r.counts, r.starts,
+                                      static_cast<Offset*>(r.offsets), r.values};
+  const hist_partitioned_updates<Offset> updates{r.counts, r.starts, r.tiles, agent::tile, P, d.H_chk,
+                                                 static_cast<const Offset*>(r.offsets), r.values,
+                                                 static_cast<unsigned>(r.bins_bytes), r.locks};
+  launch_early(scatter_kernel, dim3(static_cast<unsigned>(r.grid)), dim3(Policy::partition_threads), staging, stream,
                "launch of rune::kernels::hist_partition_scatter_kernel", n, body, parts);
-  exclusive_sum_in_place(parts.counts, segments + 1, stream);
-  launch_early(pass_kernel, dim3(static_cast<unsigned>(per_sm * props.sm_count)), dim3(Policy::block_threads), shared_bytes,
+  exclusive_sum_in_place(r.counts, r.segments + 1, stream);
+  launch_early(pass_kernel, dim3(static_cast<unsigned>(r.pass_grid)), dim3(Policy::block_threads), r.shared_bytes,
                stream, "launch of rune::kernels::hist_partition_pass_kernel", target, updates);
 }
 }  // namespace detail_hist
