@@ -7,7 +7,7 @@
 #endif
 #define RUNE_BUILDING_RUNTIME
 
-#include <rune/backend/cuda/backend.cuh>
+#include <rune/backend/cuda/backend_state.hpp>
 #include <rune/backend/cuda/hooks.cuh>
 #include <rune/errors.hpp>
 #include <rune/kernels/dispatch/exclusive_sum.cuh>

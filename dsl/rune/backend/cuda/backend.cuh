@@ -27,6 +27,7 @@
 #include "../../array.hpp"
 #include "../../detail/host_memory.hpp"
 #include "../../plan/forms.hpp"
+#include "backend_state.hpp"
 #include "executor.cuh"
 #include "device_sinks.cuh"
 #include "hist_body.cuh"
@@ -62,30 +63,16 @@ template <class T, class E> struct store_point {
   __device__ void store(index_t, const T& v) const { *out = v; }
 };
 
-// The backend is in the runtime's namespace of the default-stream mode (out_of_line.hpp): its
-// members that no type decides are functions of the runtime.
+// The backend is in the runtime's namespace of the default-stream mode (out_of_line.hpp), as
+// its state is (backend_state.hpp).
 inline namespace RUNE_RUNTIME_ABI {
-class backend {
+class backend : public backend_state {
  public:
   static constexpr const char* name = "cuda";
   static constexpr location where = location::device;
 
-  explicit backend(cudaStream_t stream = 0)
-      : stream_(stream), device_(kernels::device_of_stream(stream)), on_device_(device_) {}
-  explicit backend(const settings& s)
-      : stream_(s.stream),
-        device_(kernels::device_of_stream(s.stream)),
-        on_device_(device_),
-        hist_layout_(s.hist_layout),
-        hist_report_(s.hist_report),
-        device_results_(s.device_results),
-        memory_(s.memory) {}
-  backend(const backend&) = delete;
-  backend& operator=(const backend&) = delete;
-  // The force's work is enqueued: arrays of other streams it read are marked as used on this
-  // one, so that their memory is not freed before this work is done (Note [Memory used on
-  // other streams]).
-  ~backend();
+  explicit backend(cudaStream_t stream = 0) : backend_state(stream) {}
+  explicit backend(const settings& s) : backend_state(s) {}
 
   // Rounded up to 16 bytes: a 1- or 2-byte histogram bin is updated through the aligned
   // 32-bit word holding it, which may extend past the last element.
@@ -95,13 +82,6 @@ class backend {
     count_bytes(kind, bytes);
     return array_access<T>::make(kernels::device_allocate((bytes + 15) / 16 * 16, stream_), n, location::device);
   }
-  // An input on another device than the force's is refused: copies between devices are the
-  // user's to ask for (Note [Several GPUs in one process]).
-  void check_device(int device, const char* what) const;
-
-  // A device value of another force used as an input here: on this force's device, and kept
-  // from reuse until this force's work is done.
-  void read_device_value(int device, const std::shared_ptr<void>& owner);
 
   // The array on the device: itself, or a copy of a host array (a transfer, not a pass).
   template <class T> array<T> resident(const array<T>& a) {
@@ -113,8 +93,6 @@ class backend {
     return array_access<T>::make(upload(array_access<T>::owner(a), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T)),
                                  a.size(), location::device);
   }
-  // A copy in device memory of `bytes` bytes of host memory at `data`, which `owner` keeps.
-  std::shared_ptr<void> upload(const std::shared_ptr<void>& owner, const void* data, std::size_t bytes);
   template <class T> void fill(T* out, index_t n, const T& value) {
     kernels::fill(out, n, value, stream_);
   }
@@ -230,12 +208,6 @@ class backend {
     return whole;
   }
 
-  // The host waits for the stream: to read a scalar, a point or a filter's length back.
-  void synchronize();
-  // A result the host will wait for cannot come from a stream being captured into a CUDA
-  // graph (Note [Forces inside a stream capture]). Checked before its host cell is taken or
-  // anything is enqueued, so that the capture stays whole.
-  void refuse_in_capture() const;
 
  protected:
   // Overrides: whether the force's options hold a hist_override, for which the race-factor
@@ -287,10 +259,6 @@ class backend {
     count_bytes(alloc_kind::scratch, static_cast<std::size_t>(n) * sizeof(T));
     return result;
   }
-
-  // Device memory this force reads: memory of another stream is marked as used on this one
-  // when the force is enqueued (Note [Memory used on other streams]).
-  void reads(const std::shared_ptr<void>& owner);
 
   // Device copies of the sinks: point results redirected to device cells.
   template <class... S> row<device_sink<S>...> to_device(row<S...>& sinks) {
@@ -354,94 +322,8 @@ class backend {
         std::index_sequence_for<S...>{});
   }
 
-  // Synchronizes and copies point results to the host (nothing to do when none).
-  void finish_points();
-  // Point results to the host, after synchronizing.
-  void read_points();
-
-  struct copy_back {
-    void* host;
-    kernels::host_cell cell;
-  };
-  cudaStream_t stream_;
-  int device_;                    // the stream's device, current while the force runs
-  kernels::scoped_device on_device_;
-  kernels::hist_override hist_layout_{};            // the model's unless the options force one
-  kernels::hist_launch_plan* hist_report_ = nullptr;  // where the options want the plan that ran
-  std::vector<copy_back> copy_backs_;
-  std::vector<std::shared_ptr<void>> keep_;
-  std::vector<std::shared_ptr<void>> other_streams_;  // device arrays made on other streams
-  bool device_results_ = false;                        // rune::on_device
-  kernels::scoped_memory_resource memory_{kernels::memory_resource{}};  // the force's allocations come from it
-  // Scalars kept in device memory: the executor's host slot of each, and where it lives.
-  struct device_binding {
-    const void* slot;
-    std::shared_ptr<void> owner;
-    const void* p;
-  };
-  std::vector<device_binding> device_bindings_;
 };
 
-#if RUNE_RUNTIME_DEFINED
-// The members no type decides, compiled once in the runtime (Note [The runtime compiled once]).
-RUNE_RUNTIME backend::~backend() {
-  try {
-    if (!other_streams_.empty() && !kernels::capturing(stream_))
-      for (const auto& owner : other_streams_) kernels::record_use(owner, stream_);
-  } catch (...) {  // an error of an earlier launch: the force reports it, or has already
-  }
-}
-
-RUNE_RUNTIME void backend::check_device(int device, const char* what) const {
-  if (device == device_ || device < 0) return;  // < 0: made before the seams were in place
-  throw usage_error(message({"rune::force: ", what, " used as an input lives on CUDA device ", device,
-                             ", but this force runs on device ", device_,
-                             " (its stream's device); copy it there with rune::to_device(x, ", device_,
-                             ") or force on a stream of device ", device}));
-}
-
-RUNE_RUNTIME void backend::read_device_value(int device, const std::shared_ptr<void>& owner) {
-  check_device(device, "a rune::device_value");
-  reads(owner);
-}
-
-RUNE_RUNTIME std::shared_ptr<void> backend::upload(const std::shared_ptr<void>& owner, const void* data,
-                                                std::size_t bytes) {
-  count_bytes(alloc_kind::transfer, bytes);
-  std::shared_ptr<void> copy = kernels::device_allocate((bytes + 15) / 16 * 16, stream_);  // as allocate rounds
-  RUNE_CUDA_CHECK(cudaMemcpyAsync(copy.get(), data, bytes, cudaMemcpyHostToDevice, stream_));
-  keep_.push_back(owner);  // the host source must outlive the copy
-  return copy;
-}
-
-RUNE_RUNTIME void backend::synchronize() {
-  refuse_in_capture();
-  RUNE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-}
-
-RUNE_RUNTIME void backend::refuse_in_capture() const {
-  if (kernels::capturing(stream_))
-    throw usage_error("rune::force: this force reads a result back to the host (a scalar, or a filter's length), "
-                      "which needs a synchronization that a stream being captured into a CUDA graph cannot do; "
-                      "force scalars and filters with rune::on_device (a filter's length then stays on the device, "
-                      "for a filter that is a result of its force and read by no other construct of it)");
-}
-
-RUNE_RUNTIME void backend::reads(const std::shared_ptr<void>& owner) {
-  if (kernels::allocation_stream(owner, stream_) != stream_) other_streams_.push_back(owner);
-}
-
-RUNE_RUNTIME void backend::finish_points() {
-  if (copy_backs_.empty()) return;
-  synchronize();
-  read_points();
-}
-
-RUNE_RUNTIME void backend::read_points() {
-  for (auto& c : copy_backs_) c.cell.read_bytes(c.host);
-  copy_backs_.clear();
-}
-#endif
 
 // Note [The inspector compiled where it can be asked for]
 // The race-factor inspector (kernels/dispatch/hist_inspector.cuh) runs only where a
