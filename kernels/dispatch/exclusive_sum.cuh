@@ -16,28 +16,18 @@
 // and stores are a quarter as long, 1360 lines of PTX for an int64 sum instead of 2089
 // (bench/experiments/2026-12-02-compile-histogram-kernel-set.md).
 //
-// Its body is the same for every histogram, so it is part of the runtime (Note [The runtime
-// compiled once], out_of_line.hpp): a program compiled with RUNE_SEPARATE_RUNTIME compiles
-// neither the kernel nor its launch, which kernels/runtime/runtime.cu compiles once.
-#include <cuda_runtime.h>
-
-#include <rune/config.hpp>
-
-#include "../runtime/out_of_line.hpp"
-#if RUNE_RUNTIME_DEFINED
+// It stays here, compiled where a genhist is, rather than in the runtime (Note [The runtime
+// compiled once]): there kernels/runtime/runtime.cu would parse the scan's headers, 4.2 ->
+// 7.6 s for a runtime compiled once, to spare five_rune.cu about 1% of its time
+// (bench/experiments/2026-12-03-compile-runtime-dispatch.md).
 #include "array_scan_io.cuh"
 #include "scan_single_pass.cuh"
-#endif
 
-namespace rune::kernels::inline RUNE_RUNTIME_ABI {
-void exclusive_sum_in_place(index_t* xs, index_t n, cudaStream_t stream);
-
-#if RUNE_RUNTIME_DEFINED
+namespace rune::kernels {
 using counts_scan_policy_sm90 = basic_scan_policy_sm90<true, 4>;
 
-RUNE_RUNTIME void exclusive_sum_in_place(index_t* xs, index_t n, cudaStream_t stream) {
-  scan_single_pass<false, counts_scan_policy_sm90>(n, 0, 0, true, index_t{0}, add<index_t>{}, read_values<index_t>{xs},
-                                                   store_values<index_t>{xs}, stream);
+template <class T> void exclusive_sum_in_place(T* xs, index_t n, cudaStream_t stream) {
+  scan_single_pass<false, counts_scan_policy_sm90>(n, 0, 0, true, T{0}, add<T>{}, read_values<T>{xs},
+                                                   store_values<T>{xs}, stream);
 }
-#endif
-}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI
+}  // namespace rune::kernels

@@ -10,7 +10,6 @@
 #include <rune/backend/cuda/backend_state.hpp>
 #include <rune/backend/cuda/hooks.cuh>
 #include <rune/errors.hpp>
-#include <rune/kernels/dispatch/exclusive_sum.cuh>
 #include <rune/kernels/dispatch/hist_launch_plan.hpp>
 #include <rune/kernels/dispatch/hist_partitioned_run.hpp>
 #include <rune/kernels/dispatch/histogram_plan.hpp>
