@@ -17,7 +17,7 @@
 // (bench/experiments/2026-12-02-compile-histogram-kernel-set.md).
 //
 // It stays here, compiled where a genhist is, rather than in the runtime (Note [The runtime
-// compiled once]): there kernels/runtime/runtime.cu would parse the scan's headers, 4.2 ->
+// compiled once]): there kernels/runtime/runtime.cu would parse the scan's headers, 4.4 ->
 // 7.6 s for a runtime compiled once, to spare five_rune.cu about 1% of its time
 // (bench/experiments/2026-12-03-compile-runtime-dispatch.md).
 #include "array_scan_io.cuh"

@@ -31,14 +31,14 @@ namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 // The sizes of a partitioned run that its body and policy fix.
 struct hist_partitioned_sizes {
-  index_t tile = 0;                 // elements a scatter block takes per step
-  int scatter_blocks_per_sm = 0;    // the policy's resident scatter blocks
-  std::size_t value_bytes = 0;      // a bin's value
-  std::size_t offset_bytes = 0;     // a bin within its partition: 2 or 4 bytes
-  bool locked = false;              // XCG: a lock beside each bin
-  index_t nbins = 0;                // the destination's bins
+  index_t tile = 0;                   // elements a scatter block takes per step
+  int scatter_blocks_per_sm = 0;      // the policy's resident scatter blocks
+  std::size_t value_bytes = 0;        // a bin's value
+  std::size_t offset_bytes = 0;       // a bin within its partition: 2 or 4 bytes
+  bool locked = false;                // XCG: a lock beside each bin
+  index_t nbins = 0;                  // the destination's bins
   const void* pass_kernel = nullptr;  // its occupancy decides the pass's grid
-  int pass_threads = 0;
+  int pass_threads = 0;               // the pass's block
 };
 
 // The launch geometry and the buffers, kept alive by `keep` until the launches are enqueued.

@@ -321,9 +321,7 @@ class backend : public backend_state {
     [&]<std::size_t... K>(std::index_sequence<K...>) { (store_reduction(get<K>(host_sinks), get<K>(total)), ...); }(
         std::index_sequence_for<S...>{});
   }
-
 };
-
 
 // Note [The inspector compiled where it can be asked for]
 // The race-factor inspector (kernels/dispatch/hist_inspector.cuh) runs only where a

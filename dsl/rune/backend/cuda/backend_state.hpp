@@ -119,7 +119,7 @@ RUNE_RUNTIME void backend_state::read_device_value(int device, const std::shared
 }
 
 RUNE_RUNTIME std::shared_ptr<void> backend_state::upload(const std::shared_ptr<void>& owner, const void* data,
-                                                std::size_t bytes) {
+                                                      std::size_t bytes) {
   count_bytes(alloc_kind::transfer, bytes);
   std::shared_ptr<void> copy = kernels::device_allocate((bytes + 15) / 16 * 16, stream_);  // as allocate rounds
   RUNE_CUDA_CHECK(cudaMemcpyAsync(copy.get(), data, bytes, cudaMemcpyHostToDevice, stream_));
