@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include <rune/config.hpp>
@@ -236,7 +235,6 @@ struct hist_occupancy {
 hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions, const hist_list<hist_shape>& shapes,
                                   const hist_limits& lim, hist_occupancy blocks_per_sm);
 template <class BlocksPerSm>
-  requires(!std::is_same_v<std::remove_cvref_t<BlocksPerSm>, hist_occupancy>)
 hist_launch_plan plan_hist_launch(index_t n, hist_list<hist_decision> decisions, const hist_list<hist_shape>& shapes,
                                   const hist_limits& lim, const BlocksPerSm& blocks_per_sm) {
   return plan_hist_launch(n, std::move(decisions), shapes, lim, hist_occupancy::of(blocks_per_sm));
