@@ -19,70 +19,109 @@
 // (bench/experiments/2026-11-28-h200-hist-collision-ready.md).
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <memory>
-#include <mutex>
+#include <utility>
 #include <vector>
+
+#include "../runtime/out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include <algorithm>
+#include <mutex>
 
 #include "../runtime/capture.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "../runtime/stream_key.hpp"
 #include "../runtime/zeroed_scratch.cuh"
+#endif
 
-namespace rune::kernels::detail_hist {
+// The pool is the runtime's (Note [The runtime compiled once]): its locks and per-stream map
+// are parsed only where its functions are defined.
+namespace rune::kernels::inline RUNE_RUNTIME_ABI {
+
+// A stream's claim words, their size and their lock.
+struct hist_claims_entry;
+
+// A stream's claim words held locked until this is destroyed (once the fold is enqueued); empty
+// for a stream being captured, whose words are the graph's own.
+class claims_lock {
+ public:
+  claims_lock() = default;
+  explicit claims_lock(hist_claims_entry* entry) noexcept : entry_(entry) {}
+  claims_lock(claims_lock&& o) noexcept : entry_(std::exchange(o.entry_, nullptr)) {}
+  claims_lock(const claims_lock&) = delete;
+  claims_lock& operator=(const claims_lock&) = delete;
+  claims_lock& operator=(claims_lock&&) = delete;
+  ~claims_lock();
+
+ private:
+  hist_claims_entry* entry_ = nullptr;  // locked
+};
 
 // Zeroed claim words for one pass and its fold; `lock` is held until the fold is enqueued.
 struct held_claims {
   unsigned* words = nullptr;
   std::shared_ptr<void> memory;
-  std::unique_lock<std::mutex> lock;
+  claims_lock lock;
 };
 
 class hist_claims_pool {
  public:
   // `words` zeroed words on `stream`, as the last fold on it left them (Note [Claims that
   // clean up after themselves]).
-  held_claims lease(cudaStream_t stream, std::size_t words, std::vector<std::shared_ptr<void>>& keep) {
-    if (capturing(stream)) {
-      held_claims fresh{nullptr, zeroed(stream, words), {}};
-      keep.push_back(fresh.memory);
-      fresh.words = static_cast<unsigned*>(fresh.memory.get());
-      return fresh;
-    }
-    entry* e;
-    {
-      std::lock_guard<std::mutex> pool_lock(mutex_);
-      e = &state_for<entry>(key_of(stream));
-    }
-    std::unique_lock<std::mutex> lock(e->mutex);
-    // Memory outgrown is freed in stream order, after the last fold that used it.
-    if (words > e->words) {
-      e->words = std::max(words, 2 * e->words);
-      e->memory = zeroed(stream, e->words);
-    }
-    return {static_cast<unsigned*>(e->memory.get()), e->memory, std::move(lock)};
-  }
+  held_claims lease(cudaStream_t stream, std::size_t words, std::vector<std::shared_ptr<void>>& keep);
 
   // Never destroyed, as the tile state (tile_state.hpp).
-  static hist_claims_pool& instance() {
-    static auto* pool = new hist_claims_pool;
-    return *pool;
-  }
-
- private:
-  static std::shared_ptr<void> zeroed(cudaStream_t stream, std::size_t words) {
-    const std::size_t bytes = zeroed_bytes(words * sizeof(unsigned));
-    auto block = pool_allocate(bytes, stream);
-    zero_in_stream(block.get(), bytes, stream);
-    return block;
-  }
-
-  struct entry {
-    std::mutex mutex;
-    std::size_t words = 0;
-    std::shared_ptr<void> memory;
-  };
-  std::mutex mutex_;
+  static hist_claims_pool& instance();
 };
-}  // namespace rune::kernels::detail_hist
+
+#if RUNE_RUNTIME_DEFINED
+struct hist_claims_entry {
+  std::mutex mutex;
+  std::size_t words = 0;
+  std::shared_ptr<void> memory;
+};
+
+namespace detail_claims {
+inline std::shared_ptr<void> zeroed(cudaStream_t stream, std::size_t words) {
+  const std::size_t bytes = zeroed_bytes(words * sizeof(unsigned));
+  auto block = pool_allocate(bytes, stream);
+  zero_in_stream(block.get(), bytes, stream);
+  return block;
+}
+}  // namespace detail_claims
+
+RUNE_RUNTIME claims_lock::~claims_lock() {
+  if (entry_) entry_->mutex.unlock();
+}
+
+RUNE_RUNTIME held_claims hist_claims_pool::lease(cudaStream_t stream, std::size_t words,
+                                                 std::vector<std::shared_ptr<void>>& keep) {
+  if (capturing(stream)) {
+    held_claims fresh{nullptr, detail_claims::zeroed(stream, words), {}};
+    keep.push_back(fresh.memory);
+    fresh.words = static_cast<unsigned*>(fresh.memory.get());
+    return fresh;
+  }
+  hist_claims_entry* e;
+  {
+    static std::mutex pool_lock;  // the pool is one object
+    std::lock_guard<std::mutex> lock(pool_lock);
+    e = &state_for<hist_claims_entry>(key_of(stream));
+  }
+  e->mutex.lock();
+  claims_lock held(e);
+  // Memory outgrown is freed in stream order, after the last fold that used it.
+  if (words > e->words) {
+    e->words = std::max(words, 2 * e->words);
+    e->memory = detail_claims::zeroed(stream, e->words);
+  }
+  return {static_cast<unsigned*>(e->memory.get()), e->memory, std::move(held)};
+}
+
+RUNE_RUNTIME hist_claims_pool& hist_claims_pool::instance() {
+  static auto* pool = new hist_claims_pool;
+  return *pool;
+}
+#endif
+}  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

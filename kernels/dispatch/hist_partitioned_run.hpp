@@ -97,7 +97,7 @@ RUNE_RUNTIME hist_partitioned_run prepare_partitioned(index_t n, const hist_deci
                                                   "block of ", s.pass_threads, " threads with ", r.shared_bytes,
                                                   " bytes of shared memory"}));
   r.pass_grid = per_sm * props.sm_count;
-  if (s.locked) r.locks = detail_hist::zeroed_locks(s.nbins, stream, r.keep);
+  if (s.locked) r.locks = zeroed_locks(s.nbins, stream, r.keep);
   return r;
 }
 #endif

@@ -332,7 +332,7 @@ hist_launch_plan histogram_plain(index_t n, const Body& body, cudaStream_t strea
   detail_hist::for_each_histogram(std::make_index_sequence<K>{}, [&](auto hc) {
     constexpr int h = decltype(hc)::value;
     const index_t nbins = body.template target<h>().nbins;
-    pass.locks[h] = detail_hist::locked<Body, h>() ? detail_hist::zeroed_locks(nbins, stream, keep) : nullptr;
+    pass.locks[h] = detail_hist::locked<Body, h>() ? zeroed_locks(nbins, stream, keep) : nullptr;
     if constexpr (hist_divertible<Body, h>())
       if (copies_for_collisions) pass.overflow[h] = detail_hist::overflow_shape<hist_value_t<Body, h>>(nbins);
     words += detail_hist::claim_words(pass.overflow[h]);

@@ -12,42 +12,19 @@
 
 #include <cstddef>
 #include <cstring>
-#include <mutex>
 
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include <mutex>
+#endif
 
 namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
-class host_cell_cache {
- public:
-  struct cell {
-    void* host;
-    void* device;  // the same address where the platform has unified addressing
-  };
-
-  static host_cell_cache& instance() {
-    static host_cell_cache cache;
-    return cache;
-  }
-
-  cell acquire(std::size_t bytes);
-
-  // Called once the stream that used the cell is idle: nothing writes into it any more, so
-  // its own memory holds the link to the next free cell of its class.
-  void release(const cell& c, std::size_t bytes);
-
- private:
-  // Multiples of 64 bytes (a cache line) up to 4 KiB, one free list each: results are small.
-  // The lists are threaded through the free cells, so the cache is an array of list heads and
-  // instantiates no container (each std::vector or std::map a force's runtime uses is dozens
-  // of functions that every translation unit compiles).
-  static constexpr std::size_t classes = 64;
-  static std::size_t size_class(std::size_t bytes) { return bytes <= 64 ? 0 : (bytes - 1) / 64; }
-  static std::size_t class_bytes(std::size_t bytes) { return (size_class(bytes) + 1) * 64; }
-
-  std::mutex mutex_;
-  cell free_[classes]{};  // the first free cell of each class, {nullptr, nullptr} for none
+// One pinned host cell and where the device sees it.
+struct pinned_cell {
+  void* host;
+  void* device;  // the same address where the platform has unified addressing
 };
 
 // A cell of `bytes` for launches on `stream` to write and the host to read once the stream
@@ -74,10 +51,40 @@ class host_cell {
  private:
   cudaStream_t stream_;
   std::size_t bytes_;
-  host_cell_cache::cell cell_;
+  pinned_cell cell_;
 };
 
 #if RUNE_RUNTIME_DEFINED
+// The cache is the runtime's alone: host_cell's functions reach it (Note [The runtime compiled
+// once]), so a program built with the runtime compiled once parses no lock of it.
+class host_cell_cache {
+ public:
+  using cell = pinned_cell;
+
+  static host_cell_cache& instance() {
+    static host_cell_cache cache;
+    return cache;
+  }
+
+  cell acquire(std::size_t bytes);
+
+  // Called once the stream that used the cell is idle: nothing writes into it any more, so
+  // its own memory holds the link to the next free cell of its class.
+  void release(const cell& c, std::size_t bytes);
+
+ private:
+  // Multiples of 64 bytes (a cache line) up to 4 KiB, one free list each: results are small.
+  // The lists are threaded through the free cells, so the cache is an array of list heads and
+  // instantiates no container (each std::vector or std::map a force's runtime uses is dozens
+  // of functions that every translation unit compiles).
+  static constexpr std::size_t classes = 64;
+  static std::size_t size_class(std::size_t bytes) { return bytes <= 64 ? 0 : (bytes - 1) / 64; }
+  static std::size_t class_bytes(std::size_t bytes) { return (size_class(bytes) + 1) * 64; }
+
+  std::mutex mutex_;
+  cell free_[classes]{};  // the first free cell of each class, {nullptr, nullptr} for none
+};
+
 RUNE_RUNTIME host_cell_cache::cell host_cell_cache::acquire(std::size_t bytes) {
   const std::size_t k = size_class(bytes);
   if (k < classes) {

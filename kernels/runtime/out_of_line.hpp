@@ -20,6 +20,10 @@
 //   hand compiles the file once, with the flags of its other CUDA sources, and links it. Then
 //   no translation unit compiles their bodies, nor the standard library they instantiate
 //   (bench/experiments/2026-12-02-compile-runtime-compiled-once.md).
+// The state they keep behind a lock or in a per-stream map is defined under
+// RUNE_RUNTIME_DEFINED too, with the headers it needs: a program compiled with
+// RUNE_SEPARATE_RUNTIME parses neither <mutex> nor <map>, which cost a program of five CUB calls
+// 0.31 s and 0.07 s of nvcc (bench/experiments/2026-12-03-compile-runtime-locks.md).
 // What stream 0 means is fixed where a function that is handed it is compiled (nvcc's
 // --default-stream per-thread), so the runtime's functions are in an inline namespace named
 // for it: a program and a runtime compiled with different default streams fail to link,

@@ -9,8 +9,11 @@
 
 #include <rune/backend/cuda/backend_state.hpp>
 #include <rune/backend/cuda/hooks.cuh>
+#include <rune/detail/host_cache.hpp>
 #include <rune/errors.hpp>
+#include <rune/kernels/dispatch/hist_buffers.hpp>
 #include <rune/kernels/dispatch/hist_launch_plan.hpp>
+#include <rune/kernels/dispatch/hist_overflow_claims.hpp>
 #include <rune/kernels/dispatch/hist_partitioned_run.hpp>
 #include <rune/kernels/dispatch/histogram_plan.hpp>
 

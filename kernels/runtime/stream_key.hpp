@@ -14,10 +14,12 @@
 #include <cuda_runtime.h>
 
 #include <compare>
-#include <map>
 
 #include "cuda_error.hpp"
 #include "out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include <map>
+#endif
 
 namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
@@ -36,13 +38,12 @@ RUNE_RUNTIME stream_key key_of(cudaStream_t stream) {
   RUNE_CUDA_CHECK(cudaStreamGetId(stream, &k.id));
   return k;
 }
-#endif
 
 // The state of kind State kept for the stream `key` names, made as State(args...) at its first
 // use and never destroyed (Note [Streams by id]). Every kind is found through the same map type,
 // holding each state by address, so that a program compiles one std::map for all of them rather
 // than one per kind (each is dozens of functions in every translation unit). Not synchronized:
-// each kind's callers hold a lock of their own.
+// each kind's callers hold a lock of their own. Only the runtime's functions keep such state.
 template <class State> std::map<stream_key, void*>& states_of_kind() {
   static auto& states = *new std::map<stream_key, void*>;
   return states;
@@ -52,4 +53,5 @@ template <class State, class... Args> State& state_for(const stream_key& key, co
   if (!state) state = new State(args...);
   return *static_cast<State*>(state);
 }
+#endif
 }  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

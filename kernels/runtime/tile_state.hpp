@@ -14,11 +14,11 @@
 
 #include <cstddef>
 #include <memory>
-#include <mutex>
 
 #include "out_of_line.hpp"
 #if RUNE_RUNTIME_DEFINED
 #include <algorithm>
+#include <mutex>
 #include <utility>
 
 #include "capture.hpp"
@@ -74,7 +74,6 @@ class tile_state_pool {
   struct layouts {
     entry of[3];
   };
-  std::mutex mutex_;
 };
 
 #if RUNE_RUNTIME_DEFINED
@@ -84,7 +83,10 @@ RUNE_RUNTIME held_tile_state tile_state_pool::lease(cudaStream_t stream, std::si
   // capture]): fresh memory, so any epoch is current; 1, as after a clear.
   if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
   const stream_key key = key_of(stream);
-  std::lock_guard<std::mutex> lock(mutex_);
+  // The pool's lock, here rather than a member: a program built with the runtime compiled once
+  // then parses no <mutex> (Note [The runtime compiled once]). The pool is one object.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   entry& e = state_for<layouts>(key).of[layout / 8];
   // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
   if (tiles > e.tiles || value_bytes > e.value_bytes || e.state.lease.epoch >= (1u << 29) - 1) {

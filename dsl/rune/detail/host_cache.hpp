@@ -17,27 +17,27 @@
 // forced into a new array took 98 - 111 us, faulting in its 400 KB every time, against 6 - 9 us
 // from the cache (bench/experiments/2026-12-01-cpu-map-blocks.md).
 #include <cstddef>
-#include <cstdlib>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <new>
-#include <string>
 
 #include "../counters.hpp"
+#include "../kernels/runtime/out_of_line.hpp"
+#if RUNE_RUNTIME_DEFINED
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <new>
+#endif
 
 namespace rune::detail {
 
+// The cache's functions are the runtime's (Note [The runtime compiled once]): a program built
+// with the runtime compiled once parses neither the kept blocks' std::multimap nor <mutex>.
 class host_cache {
  public:
   static constexpr std::size_t min_cached = std::size_t{64} << 10;
 
-  static host_cache& instance() {
-    // Never destroyed: arrays held by other statics may be freed after main returns, and their
-    // blocks are then still reachable from here (no leak reported, no use after destruction).
-    static host_cache* cache = new host_cache;
-    return *cache;
-  }
+  // Never destroyed: arrays held by other statics may be freed after main returns, and their
+  // blocks are then still reachable from here (no leak reported, no use after destruction).
+  static host_cache& instance();
 
   struct block {
     void* ptr;
@@ -45,64 +45,19 @@ class host_cache {
   };
 
   // `bytes` of 64-byte aligned memory: a kept block of bytes .. bytes * 5/4, else a new one.
-  block allocate(std::size_t bytes) {
-    if (bytes >= min_cached) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = free_.lower_bound(bytes);
-      if (it != free_.end() && it->first <= bytes + bytes / 4) {
-        const block b{it->second, it->first};
-        held_ -= it->first;
-        free_.erase(it);
-        counter_state().reused_host_bytes.fetch_add(bytes, std::memory_order_relaxed);
-        return b;
-      }
-    }
-    void* p = ::operator new(bytes, std::align_val_t{64});
-    if (bytes >= min_cached) counter_state().system_host_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    return {p, bytes};
-  }
-
+  block allocate(std::size_t bytes);
   // Keeps the block if it is large and fits under the limit; frees it otherwise.
-  void release(block b) {
-    if (b.bytes >= min_cached) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (held_ + b.bytes <= limit_) {
-        free_.emplace(b.bytes, b.ptr);
-        held_ += b.bytes;
-        return;
-      }
-    }
-    ::operator delete(b.ptr, std::align_val_t{64});
-  }
-
+  void release(block b);
   // Returns every kept block to the system.
-  void release_all() {
-    std::multimap<std::size_t, void*> kept;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      kept.swap(free_);
-      held_ = 0;
-    }
-    for (auto& [bytes, p] : kept) ::operator delete(p, std::align_val_t{64});
-  }
-
+  void release_all();
   // The most bytes kept (RUNE_HOST_CACHE_BYTES; 0: nothing is kept).
   std::size_t limit() const { return limit_; }
-
-  std::size_t held_bytes() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return held_;
-  }
+  std::size_t held_bytes();
 
  private:
-  host_cache() {
-    const char* env = std::getenv("RUNE_HOST_CACHE_BYTES");
-    if (env && *env) limit_ = static_cast<std::size_t>(std::strtoull(env, nullptr, 10));
-  }
-
-  std::mutex mutex_;
-  std::multimap<std::size_t, void*> free_;  // kept blocks by size
-  std::size_t held_ = 0;
+  struct kept;  // the blocks kept, by size, and their lock
+  host_cache();
+  kept* kept_;
   std::size_t limit_ = std::size_t{4} << 30;
 };
 
@@ -111,6 +66,68 @@ struct to_host_cache {
   std::size_t bytes;
   void operator()(void* p) const { host_cache::instance().release({p, bytes}); }
 };
+
+#if RUNE_RUNTIME_DEFINED
+struct host_cache::kept {
+  std::mutex mutex;
+  std::multimap<std::size_t, void*> free;
+  std::size_t held = 0;
+};
+
+RUNE_RUNTIME host_cache& host_cache::instance() {
+  static host_cache* cache = new host_cache;
+  return *cache;
+}
+
+RUNE_RUNTIME host_cache::host_cache() : kept_(new kept) {
+  const char* env = std::getenv("RUNE_HOST_CACHE_BYTES");
+  if (env && *env) limit_ = static_cast<std::size_t>(std::strtoull(env, nullptr, 10));
+}
+
+RUNE_RUNTIME host_cache::block host_cache::allocate(std::size_t bytes) {
+  if (bytes >= min_cached) {
+    std::lock_guard<std::mutex> lock(kept_->mutex);
+    auto it = kept_->free.lower_bound(bytes);
+    if (it != kept_->free.end() && it->first <= bytes + bytes / 4) {
+      const block b{it->second, it->first};
+      kept_->held -= it->first;
+      kept_->free.erase(it);
+      counter_state().reused_host_bytes.fetch_add(bytes, std::memory_order_relaxed);
+      return b;
+    }
+  }
+  void* p = ::operator new(bytes, std::align_val_t{64});
+  if (bytes >= min_cached) counter_state().system_host_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  return {p, bytes};
+}
+
+RUNE_RUNTIME void host_cache::release(block b) {
+  if (b.bytes >= min_cached) {
+    std::lock_guard<std::mutex> lock(kept_->mutex);
+    if (kept_->held + b.bytes <= limit_) {
+      kept_->free.emplace(b.bytes, b.ptr);
+      kept_->held += b.bytes;
+      return;
+    }
+  }
+  ::operator delete(b.ptr, std::align_val_t{64});
+}
+
+RUNE_RUNTIME void host_cache::release_all() {
+  std::multimap<std::size_t, void*> blocks;
+  {
+    std::lock_guard<std::mutex> lock(kept_->mutex);
+    blocks.swap(kept_->free);
+    kept_->held = 0;
+  }
+  for (auto& [bytes, p] : blocks) ::operator delete(p, std::align_val_t{64});
+}
+
+RUNE_RUNTIME std::size_t host_cache::held_bytes() {
+  std::lock_guard<std::mutex> lock(kept_->mutex);
+  return kept_->held;
+}
+#endif
 }  // namespace rune::detail
 
 namespace rune {

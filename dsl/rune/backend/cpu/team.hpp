@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <mutex>
 #include <utility>
 
 #include "../../config.hpp"
@@ -61,13 +60,14 @@ class team_failure {
   }
 
  private:
+  // The first step to fail claims first_ and writes it; the others' exceptions are dropped.
+  // Only rethrow_if_failed reads first_, once the team has joined (after every write).
   void record(std::exception_ptr e) noexcept {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!first_) first_ = std::move(e);
+    if (!claimed_.exchange(true, std::memory_order_acq_rel)) first_ = std::move(e);
     failed_.store(true, std::memory_order_release);
   }
   std::atomic<bool> failed_{false};
-  std::mutex mutex_;
+  std::atomic<bool> claimed_{false};
   std::exception_ptr first_;
 };
 
