@@ -71,7 +71,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -86,12 +85,6 @@ constexpr std::string_view name_of(atomic_class c) {
     case atomic_class::xcg: return "xcg";
   }
   return "?";
-}
-
-constexpr std::optional<atomic_class> find_atomic_class(std::string_view name) {
-  for (atomic_class c : {atomic_class::hdw, atomic_class::cas, atomic_class::xcg})
-    if (name_of(c) == name) return c;
-  return std::nullopt;
 }
 
 // One value of a constant per atomic class.
@@ -221,12 +214,6 @@ struct hist_tuning_row {
 };
 constexpr hist_tuning_row hist_tuning_for(int cc_major) {
   return cc_major == 9 ? hist_tuning_row{"h100", hist_h100_constants} : hist_tuning_row{"generic", hist_h100_constants};
-}
-
-constexpr std::optional<hist_device> find_hist_device(std::string_view name) {
-  for (const hist_device& d : hist_devices)
-    if (d.name == name) return d;
-  return std::nullopt;
 }
 
 struct hist_problem {

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "by_name.hpp"
 #include "hist_model.hpp"
 #include "policies.hpp"
 #include "scan_items_model.hpp"

@@ -60,7 +60,6 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string_view>
@@ -88,12 +87,6 @@ inline constexpr scan_device scan_gtx780ti{"gtx780ti", 36, 64};
 inline constexpr scan_device scan_rtx2080ti{"rtx2080ti", 48, 64};
 inline constexpr scan_device scan_h100 = thesis_limits("h100", 227 * 1024, 64 * 1024, 1024);
 inline constexpr std::array<scan_device, 3> scan_devices{scan_gtx780ti, scan_rtx2080ti, scan_h100};
-
-constexpr std::optional<scan_device> find_scan_device(std::string_view name) {
-  for (const scan_device& d : scan_devices)
-    if (d.name == name) return d;
-  return std::nullopt;
-}
 
 // Every term of eq. 4, so that a caller (rune-plan) can show why m came out as it did.
 struct scan_items_terms {

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <rune/kernels/dispatch/histogram.cuh>
+#include <rune/kernels/tuning/by_name.hpp>
 
 namespace {
 namespace kn = rune::kernels;

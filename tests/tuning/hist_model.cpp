@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 
+#include <rune/kernels/tuning/by_name.hpp>
 #include <rune/kernels/tuning/hist_model.hpp>
 
 namespace tuning = rune::kernels::tuning;

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include <rune/kernels/tuning/by_name.hpp>
 #include <rune/kernels/tuning/scan_items_model.hpp>
 
 namespace tuning = rune::kernels::tuning;

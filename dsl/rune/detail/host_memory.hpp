@@ -56,13 +56,17 @@ struct aligned_free {
   void operator()(void* p) const { ::operator delete(p, std::align_val_t{64}); }
 };
 
-// Uninitialized, shared ownership of `bytes` on the host, counted as `kind`.
-inline std::shared_ptr<void> host_allocate_bytes(std::size_t bytes, alloc_kind kind) {
+// Uninitialized, shared ownership of `bytes` on the host, counted as `kind`. The runtime's (Note
+// [The runtime compiled once]): the owners it makes, with their deleters, are instantiated there.
+std::shared_ptr<void> host_allocate_bytes(std::size_t bytes, alloc_kind kind);
+#if RUNE_RUNTIME_DEFINED
+RUNE_RUNTIME std::shared_ptr<void> host_allocate_bytes(std::size_t bytes, alloc_kind kind) {
   count_bytes(kind, bytes);
   if (bytes == 0) return std::shared_ptr<void>(static_cast<void*>(nullptr), no_release{});
   const host_cache::block b = host_cache::instance().allocate(bytes);  // Note [Cached host memory]
   return std::shared_ptr<void>(b.ptr, to_host_cache{b.bytes});
 }
+#endif
 
 // Uninitialized, shared ownership of `n` elements of T on the host.
 template <class T> std::shared_ptr<void> host_allocate(index_t n, alloc_kind kind) {
