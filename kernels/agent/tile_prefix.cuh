@@ -40,8 +40,7 @@ template <class T, class Op> struct tile_prefix {
 
   // Host: the state for one launch of `tiles` tiles on `stream`, held until it is enqueued.
   static held_tile_state hold(cudaStream_t stream, index_t tiles) {
-    return tile_state_pool::instance().lease(stream, static_cast<std::size_t>(tiles), tile_status<T>::value_bytes,
-                                             word_bytes);
+    return tile_state_for(stream, static_cast<std::size_t>(tiles), tile_status<T>::value_bytes, word_bytes);
   }
 
   tile_status<T> status;

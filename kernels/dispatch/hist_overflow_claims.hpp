@@ -35,8 +35,8 @@
 #include "../runtime/zeroed_scratch.cuh"
 #endif
 
-// The pool is the runtime's (Note [The runtime compiled once]): its locks and per-stream map
-// are parsed only where its functions are defined.
+// The claim words are the runtime's (Note [The runtime compiled once]): their locks and
+// per-stream map are parsed only where its functions are defined.
 namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 
 // A stream's claim words, their size and their lock.
@@ -65,15 +65,9 @@ struct held_claims {
   claims_lock lock;
 };
 
-class hist_claims_pool {
- public:
-  // `words` zeroed words on `stream`, as the last fold on it left them (Note [Claims that
-  // clean up after themselves]).
-  held_claims lease(cudaStream_t stream, std::size_t words, std::vector<std::shared_ptr<void>>& keep);
-
-  // Never destroyed, as the tile state (tile_state.hpp).
-  static hist_claims_pool& instance();
-};
+// `words` zeroed words on `stream`, as the last fold on it left them (Note [Claims that clean up
+// after themselves]). Kept per stream and never destroyed, as the tile state (tile_state.hpp).
+held_claims claim_words_for(cudaStream_t stream, std::size_t words, std::vector<std::shared_ptr<void>>& keep);
 
 #if RUNE_RUNTIME_DEFINED
 struct hist_claims_entry {
@@ -95,8 +89,8 @@ RUNE_RUNTIME claims_lock::~claims_lock() {
   if (entry_) entry_->mutex.unlock();
 }
 
-RUNE_RUNTIME held_claims hist_claims_pool::lease(cudaStream_t stream, std::size_t words,
-                                                 std::vector<std::shared_ptr<void>>& keep) {
+RUNE_RUNTIME held_claims claim_words_for(cudaStream_t stream, std::size_t words,
+                                        std::vector<std::shared_ptr<void>>& keep) {
   if (capturing(stream)) {
     held_claims fresh{nullptr, detail_claims::zeroed(stream, words), {}};
     keep.push_back(fresh.memory);
@@ -105,8 +99,8 @@ RUNE_RUNTIME held_claims hist_claims_pool::lease(cudaStream_t stream, std::size_
   }
   hist_claims_entry* e;
   {
-    static std::mutex pool_lock;  // the pool is one object
-    std::lock_guard<std::mutex> lock(pool_lock);
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
     e = &state_for<hist_claims_entry>(key_of(stream));
   }
   e->mutex.lock();
@@ -117,11 +111,6 @@ RUNE_RUNTIME held_claims hist_claims_pool::lease(cudaStream_t stream, std::size_
     e->memory = detail_claims::zeroed(stream, e->words);
   }
   return {static_cast<unsigned*>(e->memory.get()), e->memory, std::move(held)};
-}
-
-RUNE_RUNTIME hist_claims_pool& hist_claims_pool::instance() {
-  static auto* pool = new hist_claims_pool;
-  return *pool;
 }
 #endif
 }  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

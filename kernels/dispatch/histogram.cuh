@@ -299,7 +299,7 @@ template <class Body> constexpr bool any_divertible() {
 template <class Body>
 void plain_pass_with_copies(index_t n, hist_plain_pass<Body>& pass, const Body& body, std::size_t words,
                             std::size_t bytes, cudaStream_t stream, std::vector<std::shared_ptr<void>>& keep) {
-  held_claims claims = hist_claims_pool::instance().lease(stream, words, keep);
+  held_claims claims = claim_words_for(stream, words, keep);
   keep.push_back(pool_allocate(bytes, stream));
   unsigned* next_words = claims.words;
   char* next_copies = static_cast<char*>(keep.back().get());

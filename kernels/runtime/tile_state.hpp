@@ -38,34 +38,42 @@ struct tile_state_lease {
 };
 
 // A lease with the memory it points into, held until its launch is enqueued (another host
-// thread on the same stream may regrow the pool's buffers in between; reduction_state.hpp).
+// thread on the same stream may regrow the stream's buffers in between; reduction_state.hpp).
 struct held_tile_state {
   tile_state_lease lease;  // the kernel's parameter
   std::shared_ptr<void> memory;
 };
 
-class tile_state_pool {
- public:
-  // State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `layout`
-  // names how the launch publishes (0: status word, then value; 8 or 16: status and value in
-  // one word of that many bytes, scan_agent.cuh).
-  held_tile_state lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout);
+// State for `tiles` tiles of `value_bytes` each, usable by one launch on `stream`; `layout` names
+// how the launch publishes (0: status word, then value; 8 or 16: status and value in one word of
+// that many bytes, scan_agent.cuh). Kept per stream and never destroyed, as the reductions'
+// scratch (reduction_state.hpp): the streams its memory was allocated on may be gone at exit,
+// and the driver reclaims it all.
+held_tile_state tile_state_for(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned layout);
 
-  // Never destroyed, as the reductions' scratch (reduction_state.hpp): the streams their
-  // memory was allocated on may be gone at exit, and the driver reclaims it all.
-  static tile_state_pool& instance() {
-    static auto* pool = new tile_state_pool;
-    return *pool;
-  }
+#if RUNE_RUNTIME_DEFINED
+namespace detail_tile_state {
+// The words and the values of `tiles` tiles in one zeroed allocation, leased at `epoch`. The
+// values start 16-byte aligned: 16-byte packed words are read and written whole. Packed words
+// carry their status, so the values are cleared too: no stale word matches an epoch. One block,
+// so that a captured scan adds one memory node, one zeroing kernel (Note [Zeroing by a kernel])
+// and one free to its graph: every node is launch work at each replay.
+inline held_tile_state zeroed_state(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned epoch) {
+  const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
+  const std::size_t bytes = word_bytes + zeroed_bytes(tiles * 2 * value_bytes + 16);
+  auto block = pool_allocate(bytes, stream);
+  zero_in_stream(block.get(), bytes, stream);
+  unsigned* words = static_cast<unsigned*>(block.get());
+  return {{words, words + 1, static_cast<char*>(block.get()) + word_bytes, epoch}, std::move(block)};
+}
+}  // namespace detail_tile_state
 
- private:
-  // The words and the values of `tiles` tiles in one zeroed allocation, leased at `epoch`. The
-  // values start 16-byte aligned: 16-byte packed words are read and written whole. Packed words
-  // carry their status, so the values are cleared too: no stale word matches an epoch. One
-  // block, so that a captured scan adds one memory node, one zeroing kernel (Note [Zeroing by
-  // a kernel]) and one free to its graph: every node is launch work at each replay.
-  static held_tile_state zeroed_state(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes, unsigned epoch);
-
+RUNE_RUNTIME held_tile_state tile_state_for(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes,
+                                            unsigned layout) {
+  using detail_tile_state::zeroed_state;
+  // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
+  // capture]): fresh memory, so any epoch is current; 1, as after a clear.
+  if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
   struct entry {
     std::size_t tiles = 0, value_bytes = 0;
     held_tile_state state{};  // its lease's epoch is the last one handed out
@@ -74,18 +82,8 @@ class tile_state_pool {
   struct layouts {
     entry of[3];
   };
-};
-
-#if RUNE_RUNTIME_DEFINED
-RUNE_RUNTIME held_tile_state tile_state_pool::lease(cudaStream_t stream, std::size_t tiles, std::size_t value_bytes,
-                                                   unsigned layout) {
-  // State of the graph's own, zeroed by each of its launches (Note [Forces inside a stream
-  // capture]): fresh memory, so any epoch is current; 1, as after a clear.
-  if (capturing(stream)) return zeroed_state(stream, tiles, value_bytes, 1);
-  const stream_key key = key_of(stream);
-  // The pool's lock, here rather than a member: a program built with the runtime compiled once
-  // then parses no <mutex> (Note [The runtime compiled once]). The pool is one object.
   static std::mutex mutex;
+  const stream_key key = key_of(stream);
   std::lock_guard<std::mutex> lock(mutex);
   entry& e = state_for<layouts>(key).of[layout / 8];
   // Epochs fit in 29 bits (packed words keep a start bit and a flag beside them).
@@ -96,16 +94,6 @@ RUNE_RUNTIME held_tile_state tile_state_pool::lease(cudaStream_t stream, std::si
   }
   ++e.state.lease.epoch;
   return e.state;
-}
-
-RUNE_RUNTIME held_tile_state tile_state_pool::zeroed_state(cudaStream_t stream, std::size_t tiles,
-                                                          std::size_t value_bytes, unsigned epoch) {
-  const std::size_t word_bytes = zeroed_bytes((tiles + 1) * sizeof(unsigned));
-  const std::size_t bytes = word_bytes + zeroed_bytes(tiles * 2 * value_bytes + 16);
-  auto block = pool_allocate(bytes, stream);
-  zero_in_stream(block.get(), bytes, stream);
-  unsigned* words = static_cast<unsigned*>(block.get());
-  return {{words, words + 1, static_cast<char*>(block.get()) + word_bytes, epoch}, std::move(block)};
 }
 #endif
 }  // namespace rune::kernels::inline RUNE_RUNTIME_ABI

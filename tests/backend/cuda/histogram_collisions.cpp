@@ -167,7 +167,7 @@ TEST_CASE("cuda histogram, plain route: after each fold the stream's claim words
       std::vector<unsigned> words(most, 1u);
       {
         std::vector<std::shared_ptr<void>> keep;
-        const auto held = kn::hist_claims_pool::instance().lease(s, most, keep);  // no larger than the stream's
+        const auto held = kn::claim_words_for(s, most, keep);  // no larger than the stream's
         RUNE_CUDA_CHECK(cudaMemcpyAsync(words.data(), held.words, most * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
         RUNE_CUDA_CHECK(cudaStreamSynchronize(s));
       }
