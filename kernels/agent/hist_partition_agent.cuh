@@ -13,43 +13,11 @@
 
 #include <rune/config.hpp>
 
-#include "divide_by_invariant.cuh"
 #include "hist_body.cuh"
+#include "hist_partition_shape.cuh"
 #include "load_runs.cuh"
 
 namespace rune::kernels {
-
-// The partition of bin j and j's bin within it (0 <= j < nbins <= 2^31 - 1): a multiply-high,
-// an add and a shift by a multiplier computed once per histogram (divide_by_invariant.cuh),
-// then the remainder by one multiply-add. A float reciprocal with corrections cost some ten instructions
-// per update, two of them conversions at a quarter of the rate, in a scatter that issues an
-// instruction on most cycles (Nsight Compute: 0.71 issued per scheduler at H = 393216).
-struct partition_of {
-  divide_by_invariant divide;
-  struct place {
-    std::uint32_t partition, bin;
-  };
-  static partition_of make(index_t chunk) { return {divide_by_invariant(static_cast<std::uint32_t>(chunk))}; }
-  RUNE_HD place operator()(std::uint32_t j) const {
-    const auto r = divide(j);
-    return {r.quotient, r.remainder};
-  }
-};
-
-// What the scatter kernel knows of the partitions.
-template <class Offset> struct hist_partitions {
-  partition_of of;
-  std::uint32_t count;  // P
-  index_t span;         // elements per block, a multiple of the tile
-  index_t tiles;        // tiles in [0, n)
-  // [P][tiles]: tile t's kept updates of partition p; scanned in place (partition by
-  // partition, tile by tile) into where they start among all the partitions' updates, with
-  // the total at [P * tiles].
-  index_t* counts;
-  unsigned* starts;     // [tiles][P]: where partition p's updates start in tile t's run
-  Offset* offsets;      // per tile element, a kept update's bin within its partition
-  void* values;         // per tile element, a kept update's value
-};
 
 // The update a body's element makes, held for the warp's collective step (the body calls
 // update<0> at most once per element: one histogram).
@@ -66,11 +34,12 @@ template <class V> struct captured_update {
 
 template <class Policy, class Body, class Offset> struct hist_partition_agent {
   static_assert(Body::histograms == 1, "rune::kernels: a partitioned histogram pass updates one histogram");
-  using V = hist_value_t<Body, 0>;
+  using shape = hist_partition_shape<Policy, Body, Offset>;
+  using V = typename shape::V;
   using loaded = typename Body::loaded;
-  static constexpr int threads = Policy::partition_threads;
-  static constexpr int items = Policy::template items_for<loaded>(hist_update_weight::light);
-  static constexpr int tile = threads * items;
+  static constexpr int threads = shape::threads;
+  static constexpr int items = shape::items;
+  static constexpr int tile = shape::tile;
   static constexpr int vector_run = vector_run_length<Body, loaded, items>();  // load_runs.cuh
   static constexpr int max_partitions = Policy::max_partitions;
   static_assert(threads % 32 == 0, "whole warps: the ranks are warp votes");
@@ -78,9 +47,7 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
   static_assert(max_partitions < (1 << 16) && tile <= (1 << 16), "a partition and a rank in 16 bits each");
   using tile_scan = cub::BlockScan<unsigned, threads>;
 
-  // The scatter's dynamic shared memory: a tile's kept updates ordered by partition, values
-  // first (the widest alignment), then bins within the partition.
-  static constexpr std::size_t staging_bytes() { return static_cast<std::size_t>(tile) * (sizeof(V) + sizeof(Offset)); }
+  static constexpr std::size_t staging_bytes() { return shape::staging_bytes(); }
 
   const Body& body;
   const hist_partitions<Offset>& parts;

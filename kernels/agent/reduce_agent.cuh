@@ -14,14 +14,16 @@
 #include <rune/config.hpp>
 
 #include "load_runs.cuh"
+#include "reduce_tile_shape.cuh"
 
 namespace rune::kernels {
 
 template <class Policy, class T, class Op, class F, bool Commutative> struct reduce_agent {
-  using loaded = decltype(std::declval<const F&>().load(index_t{}));
-  static constexpr int items = Policy::template items_for<loaded>();
-  static constexpr int threads = Policy::block_threads;
-  static constexpr int tile = threads * items;
+  using shape = reduce_tile_shape<Policy, F>;
+  using loaded = typename shape::loaded;
+  static constexpr int items = shape::items;
+  static constexpr int threads = shape::threads;
+  static constexpr int tile = shape::tile;
   // Elements per vector load in a full striped tile (Note [Striped runs]); 1: no runs.
   static constexpr int vector_run = Commutative ? vector_run_length<F, loaded, items>() : 1;
   // WARP_REDUCTIONS keeps operand order: the operator need not commute.

@@ -13,7 +13,6 @@
 // tile_prefix.cuh).
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/util_ptx.cuh>
 
 #include <cstddef>
 #include <type_traits>
@@ -21,6 +20,7 @@
 #include <rune/config.hpp>
 
 #include "scan_runs.cuh"
+#include "scan_tile_shape.cuh"
 #include "segment_pair.cuh"
 #include "tile_prefix.cuh"
 #include "tile_reduction.cuh"
@@ -58,34 +58,23 @@ template <class R, int Threads, int Items> struct reduction_temp<R, Threads, Ite
   using type = typename tile_reduction_agent<R, Threads, Items>::temp_storage;
 };
 
-// The largest type a scan tile transposes through shared memory: the scanned values, and a
-// reduction's contributions when its operator does not commute (tile_reduction.cuh).
-template <class T, class R> constexpr std::size_t exchanged_bytes() {
-  if constexpr (!R::enabled) return sizeof(T);
-  else if constexpr (!R::commutative)
-    return sizeof(typename R::value_type) > sizeof(T) ? sizeof(typename R::value_type) : sizeof(T);
-  else return sizeof(T);
-}
-
 // Segmented: whether the scan restarts every `seg` elements. An unsegmented scan is compiled
 // on its own, so that its items carry no start flags and its folds no selects: with them, the
 // int32 scan issued 4x the instructions per element of CUB's (Nsight Compute: the warps had an
 // eligible instruction 55% of cycles, CUB's 13%).
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R = no_reduction> struct scan_agent {
-  static constexpr int threads = Policy::block_threads;
-  static constexpr int items = Policy::template items_for<T, F, G, exchanged_bytes<T, R>()>();
-  // The look-back (tile_prefix.cuh, or the policy's own) and the state its launch passes.
-  using look_back_t = typename look_back_of<Policy, T, Op>::type;
-  using look_back_state = typename look_back_t::state;
-  static constexpr index_t tile_items = index_t(threads) * items;
-  using pair = seg_value<T>;
+  using shape = scan_tile_shape<Policy, T, Op, F, G, R>;
+  static constexpr int threads = shape::threads;
+  static constexpr int items = shape::items;
+  using look_back_t = typename shape::look_back_t;
+  using look_back_state = typename shape::look_back_state;
+  static constexpr index_t tile_items = shape::tile_items;
+  using pair = typename shape::pair;
   using block_scan = cub::BlockScan<pair, threads>;
   using value_scan = cub::BlockScan<T, threads>;  // unsegmented: no start flags to shuffle
   using block_exchange = cub::BlockExchange<T, threads, items>;
-  // Runs of `run_length` elements for full tiles whose runs fit (Note [Runs in scans]).
-  static constexpr int run_length =
-      sizeof(T) <= Policy::widest_run_value ? scan_run_length<T, F, G, R::enabled, items>() : 1;
-  using run_t = run_of<T, run_length>;
+  static constexpr int run_length = shape::run_length;
+  using run_t = typename shape::run_t;
   // Note [Tiles prefetched into L2]
   // As a tile starts, the block prefetches every 128-byte line f will load for it into L2
   // (prefetch.global.L2, a few instructions a thread, no registers held), then loads as
@@ -114,6 +103,8 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     unsigned tile;
     pair prefix;
   };
+  static_assert(sizeof(temp_storage) <= shape::shared_bytes(),
+                "rune internal: the scan tile's storage passes the bound its launch asks for (block_storage_bounds.cuh)");
 
   temp_storage& temp;
   index_t begin;  // unsegmented: the first element's index, the tiles cover [begin, n); else 0

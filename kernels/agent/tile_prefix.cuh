@@ -19,8 +19,6 @@
 // stops.
 #include <cuda_runtime.h>
 
-#include <cub/util_ptx.cuh>
-
 #include <cstddef>
 
 #include <rune/config.hpp>
@@ -28,6 +26,7 @@
 #include "../runtime/tile_state.hpp"
 #include "segment_pair.cuh"
 #include "tile_status.cuh"
+#include "warp_shuffle.cuh"
 
 namespace rune::kernels {
 
@@ -87,10 +86,10 @@ template <class T, class Op> struct tile_prefix {
       // Ordered reduction of the window: lane 0 ends with w0 . w1 . ... . w31.
 #pragma unroll
       for (int d = 1; d < 32; d <<= 1) {
-        const pair other = cub::ShuffleDown<32>(w, d, 31, 0xffffffffu);
+        const pair other = shuffle_down_in_warp(w, d);
         if (lane + d < 32) w = sop(w, other);
       }
-      acc = sop(cub::ShuffleIndex<32>(w, 0, 0xffffffffu), acc);
+      acc = sop(shuffle_from_lane(w, 0, 0xffffffffu), acc);
       if (stops) return acc;
       end -= 32;
     }

@@ -10,24 +10,9 @@
 
 #include <rune/config.hpp>
 
+#include "scan_reductions.cuh"
+
 namespace rune::kernels {
-
-// No reduction in g: g.store returns nothing.
-struct no_reduction {
-  static constexpr bool enabled = false;
-};
-
-// g.store returns each element's contribution A; the total, op(ne, c0, c1, ...), goes to *out.
-template <class A, class AOp, bool Commutative> struct g_reduction {
-  static constexpr bool enabled = true;
-  static constexpr bool commutative = Commutative;
-  using value_type = A;
-  A ne;
-  AOp op;
-  A* partials;     // one per tile, device memory
-  unsigned* done;  // tiles finished; zero before the launch, reset by the last tile
-  A* out;          // device-accessible: device memory or a mapped host cell
-};
 
 template <class R, int Threads, int Items> struct tile_reduction_agent {
   using A = typename R::value_type;

@@ -26,7 +26,7 @@
 // ran 3% - 8% slower on the shared-memory path, which never combines (same process,
 // alternating runs, H = 2048 and 49152; bench/experiments/2026-11-22-h100-hist-cg-ab.txt): the
 // hand-written tree stays.
-#include <cub/util_ptx.cuh>
+#include "warp_shuffle.cuh"
 
 namespace rune::kernels {
 
@@ -50,7 +50,7 @@ template <class Op, class T, class Key> __device__ bool combine_equal_keys(const
   unsigned above = group & (0xfffffffeu << lane);  // members above this lane, still holding a value
   while (__any_sync(~0u, above != 0u)) {
     const int next = __ffs(static_cast<int>(above));  // 1-based; 0 when none is left
-    const T t = cub::ShuffleIndex<32>(v, next > 0 ? next - 1 : static_cast<int>(lane), ~0u);
+    const T t = shuffle_from_lane(v, next > 0 ? next - 1 : static_cast<int>(lane), ~0u);
     if (next > 0) v = op(v, t);
     above &= ~__ballot_sync(~0u, (rank & 1u) != 0u);
     rank >>= 1;

@@ -28,15 +28,15 @@ template <class Policy, class Body, class Offset>
 void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaStream_t stream) {
   using V = hist_value_t<Body, 0>;
   using Op = decltype(body.template target<0>().op);
-  using agent = hist_partition_agent<Policy, Body, Offset>;
-  constexpr std::size_t staging = agent::staging_bytes();
+  using shape = hist_partition_shape<Policy, Body, Offset>;
+  constexpr std::size_t staging = shape::staging_bytes();
   const auto target = body.template target<0>();
   const auto scatter_kernel =
       with_dynamic_shared<&hist_partition_scatter_kernel<Policy, Body, Offset>>(static_cast<int>(staging));
   const auto pass_kernel = with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
       current_device_properties().shared_per_block_optin);
   hist_partitioned_sizes sizes;
-  sizes.tile = agent::tile;
+  sizes.tile = shape::tile;
   sizes.scatter_blocks_per_sm = Policy::partition_blocks_per_sm;
   sizes.value_bytes = sizeof(V);
   sizes.offset_bytes = sizeof(Offset);
@@ -48,7 +48,7 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
   const auto P = static_cast<std::uint32_t>(d.S);
   const hist_partitions<Offset> parts{partition_of::make(d.H_chk), P, r.span, r.tiles, r.counts, r.starts,
                                       static_cast<Offset*>(r.offsets), r.values};
-  const hist_partitioned_updates<Offset> updates{r.counts, r.starts, r.tiles, agent::tile, P, d.H_chk,
+  const hist_partitioned_updates<Offset> updates{r.counts, r.starts, r.tiles, shape::tile, P, d.H_chk,
                                                  static_cast<const Offset*>(r.offsets), r.values,
                                                  static_cast<unsigned>(r.bins_bytes), r.locks};
   launch_early(scatter_kernel, dim3(static_cast<unsigned>(r.grid)), dim3(Policy::partition_threads), staging, stream,

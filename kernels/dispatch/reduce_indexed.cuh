@@ -5,6 +5,7 @@
 // or a mapped host cell (runtime/host_cells.hpp) for a result the host reads. op associative,
 // and commutative when Commutative is true (then elements are read striped across threads,
 // faster). f may also have side effects (a redomap's stored maps and scatters run inside it).
+#include "../agent/reduce_tile_shape.cuh"
 #include "../entry/reduce_kernel.cuh"
 #include "../runtime/cuda_error.hpp"
 #include "../runtime/device_properties.hpp"
@@ -18,7 +19,7 @@ namespace rune::kernels {
 template <bool Commutative, class Policy = reduce_policy_sm90, class T, class Op, class F>
 void reduce_indexed(index_t n, const T& ne, const Op& op, const F& f, T* out, cudaStream_t stream) {
   if (n < 0) n = 0;
-  constexpr index_t tile = reduce_agent<Policy, T, Op, F, Commutative>::tile;
+  constexpr index_t tile = reduce_tile_shape<Policy, F>::tile;
   const index_t tiles = (n + tile - 1) / tile;
   if (tiles <= Policy::single_block_tiles) {
     constexpr int threads = single_block_policy<Policy>::block_threads;

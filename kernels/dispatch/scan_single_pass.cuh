@@ -32,14 +32,14 @@ namespace rune::kernels {
 
 // The agent's shared storage is dynamic: the 8-byte row's tiles pass the 48 KiB of static
 // shared memory (scan_kernel.cuh).
-template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
-inline constexpr int scan_shared_bytes = sizeof(typename scan_agent<Policy, Segmented, T, Op, F, G, R>::temp_storage);
+template <class Policy, class T, class Op, class F, class G, class R>
+inline constexpr int scan_shared_bytes = static_cast<int>(scan_tile_shape<Policy, T, Op, F, G, R>::shared_bytes());
 
 // The scan kernel, allowed its shared storage, and how many of its blocks the device holds at
 // once. The allowance comes first: a launch asking more than 48 KiB without it has no occupancy.
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R> auto resident_scan_kernel() {
   constexpr auto kernel = scan_kernel<Policy, Segmented, T, Op, F, G, R>;
-  constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
+  constexpr int shared_bytes = scan_shared_bytes<Policy, T, Op, F, G, R>;
   const auto allowed = with_dynamic_shared<kernel>(shared_bytes);
   const index_t resident = resident_blocks<kernel>(Policy::block_threads, Policy::blocks_per_sm, shared_bytes);
   return std::pair{allowed, resident};
@@ -47,7 +47,7 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
 
 // The kernel as the launch plan sees it: its tile, and its blocks resident at once.
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R> scan_kernel_shape scan_shape() {
-  return {scan_agent<Policy, Segmented, T, Op, F, G, R>::tile_items,
+  return {scan_tile_shape<Policy, T, Op, F, G, R>::tile_items,
           resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().second};
 }
 
@@ -56,10 +56,9 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
 template <class Policy, bool Segmented, class T, class Op, class F, class G, class R>
 void launch_scan_kernel(index_t begin, index_t n, index_t seg, index_t phase, bool exclusive, const T& ne, const Op& op,
                         const F& f, const G& g, const R& r, const scan_launch_plan& plan, cudaStream_t stream) {
-  using agent = scan_agent<Policy, Segmented, T, Op, F, G, R>;
-  const auto held = agent::look_back_t::hold(stream, plan.tiles);
+  const auto held = scan_tile_shape<Policy, T, Op, F, G, R>::look_back_t::hold(stream, plan.tiles);
   const auto kernel = resident_scan_kernel<Policy, Segmented, T, Op, F, G, R>().first;
-  constexpr int shared_bytes = scan_shared_bytes<Policy, Segmented, T, Op, F, G, R>;
+  constexpr int shared_bytes = scan_shared_bytes<Policy, T, Op, F, G, R>;
   launch_early(kernel, dim3(static_cast<unsigned>(plan.grid)), dim3(Policy::block_threads), shared_bytes, stream,
                "launch of rune::kernels::scan_kernel", begin, n, seg, phase, exclusive, ne, op, f, g, held.lease, r);
 }

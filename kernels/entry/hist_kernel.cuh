@@ -1,13 +1,19 @@
 #pragma once
 // __global__ shells of the histogram kernels: build the agent and run it (kernels/README.md, "Layers").
+// The scatter's body, and its agent, only where the agents are parsed (Note [Agents in the
+// device pass]).
+#include "../agent/device_pass.cuh"
 #include "../agent/grid_dependency.cuh"
 #include "../agent/hist_agent.cuh"
 #include "../agent/hist_combine_agent.cuh"
 #include "../agent/hist_overflow.cuh"
-#include "../agent/hist_partition_agent.cuh"
 #include "../agent/hist_partition_pass_agent.cuh"
+#include "../agent/hist_partition_shape.cuh"
 #include "../agent/hist_sample_agent.cuh"
 #include "../tuning/arch_limits.hpp"
+#if RUNE_AGENTS_PARSED
+#include "../agent/hist_partition_agent.cuh"
+#endif
 
 namespace rune::kernels {
 
@@ -47,7 +53,9 @@ __global__ void __launch_bounds__(Policy::partition_threads,
     hist_partition_scatter_kernel(index_t n, Body body, hist_partitions<Offset> parts) {
   allow_dependent_grids();  // Note [Kernels launched early]
   wait_for_prior_grids();
+#if RUNE_AGENTS_PARSED
   hist_partition_agent<Policy, Body, Offset>{body, parts, n}.scatter(hist_shared_memory());
+#endif
 }
 
 template <class Policy, class Op, class V, class Offset>

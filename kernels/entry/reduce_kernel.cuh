@@ -6,14 +6,20 @@
 //  - reduce_single_block_kernel, for inputs of a few tiles: one wide block folds them all and
 //    writes the result, with no partials, fence or ticket (reduce_policy_sm90's
 //    single_block_tiles says when, single_block_threads how wide).
+// Their bodies, and the agent, only where the agents are parsed (Note [Agents in the device
+// pass]).
+#include "../agent/device_pass.cuh"
 #include "../agent/grid_dependency.cuh"
+#if RUNE_AGENTS_PARSED
 #include "../agent/reduce_agent.cuh"
+#endif
 
 namespace rune::kernels {
 
 template <class Policy, bool Commutative, class T, class Op, class F>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(index_t n, T ne, Op op, F f, index_t tiles_per_block, T* partials, unsigned* ticket, T* out) {
+#if RUNE_AGENTS_PARSED
   allow_dependent_grids();  // Note [Kernels launched early]
   wait_for_prior_grids();
   using agent = reduce_agent<Policy, T, Op, F, Commutative>;
@@ -38,6 +44,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     *out = total;
     *ticket = 0u;  // ready for the next launch on this stream
   }
+#endif
 }
 
 // Policy with its block as wide as Policy::single_block_threads: the one block of a small input.
@@ -49,6 +56,7 @@ template <class Policy> struct single_block_policy : Policy {
 template <class Policy, bool Commutative, class T, class Op, class F>
 __global__ void __launch_bounds__(single_block_policy<Policy>::block_threads)
     reduce_single_block_kernel(index_t n, T ne, Op op, F f, T* out) {
+#if RUNE_AGENTS_PARSED
   allow_dependent_grids();  // Note [Kernels launched early]
   wait_for_prior_grids();
   using agent = reduce_agent<single_block_policy<Policy>, T, Op, F, Commutative>;
@@ -56,5 +64,6 @@ __global__ void __launch_bounds__(single_block_policy<Policy>::block_threads)
   const agent a{temp, op, f, ne, n};
   const T total = a.fold_tiles(0, (n + agent::tile - 1) / agent::tile);
   if (threadIdx.x == 0) *out = total;
+#endif
 }
 }  // namespace rune::kernels
