@@ -135,6 +135,9 @@ template <bool FewTiles, int ShortEightByteItems = 16> struct basic_scan_policy_
   static constexpr int bytes_per_thread = 112;
   static constexpr int reading_g_bytes_per_thread = 80;  // narrow values whose g reads
   static constexpr int tight_bytes_per_thread = 64;      // wide values whose g reads
+  // Wide values: LSSP's 24-byte summaries spill 848 bytes at 10 items on 5 blocks; 5 - 8 items
+  // without spills took its fused pass 1.2x - 1.4x longer, 4 blocks the same time (H200,
+  // bench/experiments/2026-12-03-h200-wide-row-spills.md).
   static constexpr int wide_min_blocks_per_sm = 5;       // 96 registers
   static constexpr int wide_bytes_per_thread = 256;
   // Full tiles of values up to this wide move in runs of 16 bytes (agent/scan_runs.cuh, Note
