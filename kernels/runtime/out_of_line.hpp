@@ -28,8 +28,13 @@
 // --default-stream per-thread), so the runtime's functions are in an inline namespace named
 // for it: a program and a runtime compiled with different default streams fail to link,
 // naming the mode, rather than share per-stream state between threads.
+// Under -rdc=true nvcc's host pass hands gcc the declarations marked inline without the
+// -Wattributes suppression it adds otherwise, so noinline on a definition would warn once per
+// function in every program: there they are plain inline.
 #if defined(RUNE_SEPARATE_RUNTIME)
 #define RUNE_RUNTIME
+#elif defined(__CUDACC_RDC__)
+#define RUNE_RUNTIME inline
 #elif defined(__GNUC__) || defined(__clang__)
 #define RUNE_RUNTIME inline __attribute__((noinline))
 #else
