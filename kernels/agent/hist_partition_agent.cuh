@@ -47,8 +47,6 @@ template <class Policy, class Body, class Offset> struct hist_partition_agent {
   static_assert(max_partitions < (1 << 16) && tile <= (1 << 16), "a partition and a rank in 16 bits each");
   using tile_scan = cub::BlockScan<unsigned, threads>;
 
-  static constexpr std::size_t staging_bytes() { return shape::staging_bytes(); }
-
   const Body& body;
   const hist_partitions<Offset>& parts;
   index_t n;
