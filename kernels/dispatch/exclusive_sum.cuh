@@ -16,10 +16,11 @@
 // and stores are a quarter as long, 1360 lines of PTX for an int64 sum instead of 2089
 // (bench/experiments/2026-12-02-compile-histogram-kernel-set.md).
 //
-// It stays here, compiled where a genhist is, rather than in the runtime (Note [The runtime
-// compiled once]): there kernels/runtime/runtime.cu would parse the scan's headers, 4.4 ->
-// 7.6 s for a runtime compiled once, to spare five_rune.cu about 1% of its time
-// (bench/experiments/2026-12-03-compile-runtime-dispatch.md).
+// With the runtime compiled once, the partitioned route's counts are scanned by the runtime's
+// instance of it, with the histogram kernels that depend on no body (Note [Kernels compiled
+// once], compiled_once.hpp): alone it spared five_rune.cu about 1% of its time for 3.2 s more
+// of the runtime's (bench/experiments/2026-12-03-compile-runtime-dispatch.md), together with
+// them 6%.
 #include "array_scan_io.cuh"
 #include "scan_single_pass.cuh"
 

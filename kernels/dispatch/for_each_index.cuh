@@ -12,6 +12,7 @@
 #include "../runtime/early_launch.hpp"
 #include "../runtime/occupancy.hpp"
 #include "../tuning/policies.hpp"
+#include "compiled_once.hpp"
 
 namespace rune::kernels {
 
@@ -35,7 +36,8 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
 }
 
 // out[i] = x for i in [0, n): the one fill kernel of each element type, for the arrays a force
-// fills and the histograms' fresh bins alike.
+// fills and the histograms' fresh bins alike; the runtime's for the types it compiles (Note
+// [Kernels compiled once]).
 template <class T> struct fill_values {
   struct nothing {};
   T* out;
@@ -44,6 +46,7 @@ template <class T> struct fill_values {
   __device__ void store(index_t i, nothing) const { out[i] = x; }
 };
 template <class T> void fill(T* out, index_t n, const T& x, cudaStream_t stream) {
-  for_each_index(n, fill_values<T>{out, x}, stream);
+  if constexpr (fill_in_runtime<T>) runtime_fill(once_value_of<T>(), out, n, &x, stream);
+  else for_each_index(n, fill_values<T>{out, x}, stream);
 }
 }  // namespace rune::kernels

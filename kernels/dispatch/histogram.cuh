@@ -36,6 +36,7 @@
 #include "../runtime/occupancy.hpp"
 #include "../runtime/stream_allocator.hpp"
 #include "../tuning/policies.hpp"
+#include "compiled_once.hpp"
 #include "for_each_index.cuh"
 #include "hist_buffers.hpp"
 #include "hist_overflow_claims.hpp"
@@ -199,6 +200,17 @@ void allocate_global_parts(const hist_launch_plan& p, const Body& body, hist_pas
   });
 }
 
+// The combine of global sub-histograms L into the destination: by the runtime's kernel where it
+// compiles one for (Op, V) (Note [Kernels compiled once]).
+template <class Policy, class Op, class V>
+void launch_combine(const hist_target<Op, V>& t, const hist_layout& L, unsigned blocks, bool reset, cudaStream_t stream) {
+  if constexpr (hist_kernels_in_runtime<Policy, Op, V>)
+    runtime_launch_combine(once_op_of<Op>(), once_value_of<V>(), blocks, stream, &t, L, reset);
+  else
+    launch_early(hist_combine_kernel<Policy, Op, V>, dim3(blocks), dim3(Policy::combine_threads), 0, stream,
+                 "launch of rune::kernels::hist_combine_kernel", t, L, reset);
+}
+
 // The pass kernel's launches of a plan: each pass, then the combine of every global histogram
 // with sub-histograms.
 template <class Policy, class Body> void launch_passes(index_t n, const Body& body, const hist_launch_plan& p, cudaStream_t stream) {
@@ -223,13 +235,11 @@ template <class Policy, class Body> void launch_passes(index_t n, const Body& bo
       constexpr int h = decltype(hc)::value;
       const hist_layout& L = params.h[h];
       if (L.shared || L.M <= 1 || L.len <= 0) return;
-      const auto t = body.template target<h>();
       const index_t groups = (L.M - 1 + Policy::combine_subs_per_thread - 1) / Policy::combine_subs_per_thread;
       const index_t blocks = std::min<index_t>((L.len * groups + Policy::combine_threads - 1) / Policy::combine_threads,
                                                index_t(props.sm_count) * 8);
-      launch_early(hist_combine_kernel<Policy, decltype(t.op), hist_value_t<Body, h>>, dim3(static_cast<unsigned>(blocks)),
-                   dim3(Policy::combine_threads), 0, stream, "launch of rune::kernels::hist_combine_kernel", t, L,
-                   pass + 1 < p.histograms[h].S);
+      launch_combine<Policy>(body.template target<h>(), L, static_cast<unsigned>(blocks), pass + 1 < p.histograms[h].S,
+                             stream);
     });
   }
 }

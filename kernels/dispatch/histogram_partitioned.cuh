@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include <rune/errors.hpp>
 
@@ -17,6 +18,7 @@
 #include "../runtime/device_properties.hpp"
 #include "../runtime/early_launch.hpp"
 #include "../runtime/dynamic_shared.hpp"
+#include "compiled_once.hpp"
 #include "exclusive_sum.cuh"
 #include "hist_partitioned_run.hpp"
 #include "histogram_plan.hpp"
@@ -24,6 +26,42 @@
 namespace rune::kernels {
 
 namespace detail_hist {
+// The pass over the partitioned updates: the runtime's kernel where it compiles one for (Op,
+// V) (Note [Kernels compiled once]), else this program's. partition_pass_kernel is the kernel,
+// allowed the device's opt-in shared memory, whose occupancy sizes the pass;
+// launch_partition_pass launches it.
+template <class Policy, class Op, class V, class Offset>
+inline constexpr bool partition_pass_in_runtime =
+    hist_kernels_in_runtime<Policy, Op, V> && std::is_same_v<Offset, std::uint16_t>;
+
+template <class Policy, class Op, class V, class Offset> const void* partition_pass_kernel() {
+  if constexpr (partition_pass_in_runtime<Policy, Op, V, Offset>)
+    return runtime_partition_pass_kernel(once_op_of<Op>(), once_value_of<V>());
+  else
+    return reinterpret_cast<const void*>(with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
+        current_device_properties().shared_per_block_optin));
+}
+
+template <class Policy, class Op, class V, class Offset>
+void launch_partition_pass(const hist_target<Op, V>& target, const hist_partitioned_updates<Offset>& updates,
+                           const hist_partitioned_run& r, cudaStream_t stream) {
+  const auto grid = static_cast<unsigned>(r.pass_grid);
+  if constexpr (partition_pass_in_runtime<Policy, Op, V, Offset>) {
+    runtime_launch_partition_pass(once_op_of<Op>(), once_value_of<V>(), grid, r.shared_bytes, stream, &target, updates);
+  } else {
+    const auto kernel = with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
+        current_device_properties().shared_per_block_optin);
+    launch_early(kernel, dim3(grid), dim3(Policy::block_threads), r.shared_bytes, stream,
+                 "launch of rune::kernels::hist_partition_pass_kernel", target, updates);
+  }
+}
+
+// The tiles' counts scanned in place: by the runtime's scan where it compiles one.
+inline void scan_partition_counts(const hist_partitioned_run& r, cudaStream_t stream) {
+  if constexpr (runtime_compiles_kernels) runtime_exclusive_sum_of_counts(r.counts, r.segments + 1, stream);
+  else exclusive_sum_in_place(r.counts, r.segments + 1, stream);
+}
+
 template <class Policy, class Body, class Offset>
 void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaStream_t stream) {
   using V = hist_value_t<Body, 0>;
@@ -33,8 +71,6 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
   const auto target = body.template target<0>();
   const auto scatter_kernel =
       with_dynamic_shared<&hist_partition_scatter_kernel<Policy, Body, Offset>>(static_cast<int>(staging));
-  const auto pass_kernel = with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
-      current_device_properties().shared_per_block_optin);
   hist_partitioned_sizes sizes;
   sizes.tile = shape::tile;
   sizes.scatter_blocks_per_sm = Policy::partition_blocks_per_sm;
@@ -42,7 +78,7 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
   sizes.offset_bytes = sizeof(Offset);
   sizes.locked = atomic_class_of<Op, V>() == atomic_class::xcg;
   sizes.nbins = target.nbins;
-  sizes.pass_kernel = reinterpret_cast<const void*>(pass_kernel);
+  sizes.pass_kernel = partition_pass_kernel<Policy, Op, V, Offset>();
   sizes.pass_threads = Policy::block_threads;
   const hist_partitioned_run r = prepare_partitioned(n, d, sizes, stream);  // its buffers freed after the launches
   const auto P = static_cast<std::uint32_t>(d.S);
@@ -53,9 +89,8 @@ void run_partitioned(index_t n, const Body& body, const hist_decision& d, cudaSt
                                                  static_cast<unsigned>(r.bins_bytes), r.locks};
   launch_early(scatter_kernel, dim3(static_cast<unsigned>(r.grid)), dim3(Policy::partition_threads), staging, stream,
                "launch of rune::kernels::hist_partition_scatter_kernel", n, body, parts);
-  exclusive_sum_in_place(r.counts, r.segments + 1, stream);
-  launch_early(pass_kernel, dim3(static_cast<unsigned>(r.pass_grid)), dim3(Policy::block_threads), r.shared_bytes,
-               stream, "launch of rune::kernels::hist_partition_pass_kernel", target, updates);
+  scan_partition_counts(r, stream);
+  launch_partition_pass<Policy>(target, updates, r, stream);
 }
 }  // namespace detail_hist
 

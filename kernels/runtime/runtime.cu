@@ -24,6 +24,7 @@
 #include "dynamic_shared.hpp"
 #include "early_launch.hpp"
 #include "host_cells.hpp"
+#include "kernels_compiled_once.cuh"
 #include "occupancy.hpp"
 #include "reduction_state.hpp"
 #include "result_cells.hpp"
