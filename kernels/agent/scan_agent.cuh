@@ -161,8 +161,24 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // segments are longer than a tile) is scanned as an unsegmented one: no start flags, no
   // selects, values alone through the block scan. Only its look-back still reads flags, in its
   // predecessors' words. Whether a tile holds a start is arithmetic on its first index.
+  //
+  // Note [One last-tile body for narrow segmented values]
+  // A segmented scan of values of at most 8 bytes sends its last tile, and a full tile whose
+  // runs do not fit, through the checked body with starts whether or not the tile holds one (its
+  // flags are then all false: the same result), so its kernel compiles three tile bodies, not
+  // four: five_rune.cu's segmented int32 sum 2841 lines of PTX instead of 3693, the program
+  // 0.98x the time (bench/experiments/2026-12-04-compile-kernels-compiled-once.md). Wider
+  // values keep the fourth body: with three, LSSP's 24-byte segmented scan-scatter took 12%
+  // longer (bench/experiments/2026-12-02-h200-segmented-tile-bodies.md).
+  static constexpr bool one_last_body = Segmented && sizeof(T) <= 8;
   __device__ void scan_tile(unsigned tile, carried_t& carried) {
     const bool full = tile_base(tile) + tile_items <= n;
+    if constexpr (one_last_body) {
+      if (!takes_full_body(tile, full)) scan_tile<false, true, run_length>(tile, carried);
+      else if (holds_segment_start(tile)) scan_tile<true, true, run_length>(tile, carried);
+      else scan_tile<true, false, run_length>(tile, carried);
+      return;
+    }
     if constexpr (Segmented) {
       if (holds_segment_start(tile)) {
         scan_tile_of<true>(tile, full, carried);
@@ -171,6 +187,17 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
     }
     scan_tile_of<false>(tile, full, carried);
   }
+
+  // Whether a tile takes the body of full tiles: it is full and, with runs, every run fits.
+  __device__ bool takes_full_body(unsigned tile, bool full) const {
+    if constexpr (run_length > 1) {
+      const index_t base = tile_base(tile);
+      return full && f.template runs_fit<run_length>(base, base + tile_items) &&
+             g.template runs_fit<run_length>(base, base + tile_items);
+    } else {
+      return full;
+    }
+  }
   // A full tile whose runs do not fit (a misaligned view) takes the last tile's path: element by
   // element in the runs' arrangement. A third path, the scalar stripes, made an int64 scan in
   // runs spill 40 bytes instead of 12 (ptxas, sm_90). Forced inline: as a call of its own,
@@ -178,27 +205,16 @@ template <class Policy, bool Segmented, class T, class Op, class F, class G, cla
   // segment start (`exclusive ? before : running.v`) into a branch with some 110 register
   // copies around it, and LSSP's 24-byte segmented scan-scatter spilled 1056 bytes instead of
   // 768; inlined, LSSP went from 0.163 - 0.174 ms to 0.147 - 0.153 ms (H200,
-  // bench/experiments/2026-11-28-h200-lssp-scan-tile-inline.md). A segmented scan compiles all
-  // four bodies: sending its last and misaligned tiles through the body with starts, three
-  // bodies and 993 lines of PTX fewer, left the int32 segmented sums as they were but took LSSP
-  // from 0.149 - 0.152 ms to 0.167 - 0.171 ms
-  // (bench/experiments/2026-12-02-h200-segmented-tile-bodies.md). Sending instead every tile
+  // bench/experiments/2026-11-28-h200-lssp-scan-tile-inline.md). A segmented scan of wider
+  // values compiles all four bodies (Note [One last-tile body for narrow segmented values]).
+  // Sending instead every tile
   // that holds a start through the checked body, for values of at most 8 bytes (1147 lines of
   // PTX fewer), made int64 and double segmented sums 2% - 9% faster, their kernels spilling 40
   // bytes instead of 140 - 196, but int32 ones 1.11x - 1.25x slower
   // (bench/experiments/2026-12-02-compile-start-tiles-and-launches.md).
   template <bool Starts> __device__ __forceinline__ void scan_tile_of(unsigned tile, bool full, carried_t& carried) {
-    if constexpr (run_length > 1) {
-      const index_t base = tile_base(tile);
-      if (full && f.template runs_fit<run_length>(base, base + tile_items) &&
-          g.template runs_fit<run_length>(base, base + tile_items))
-        scan_tile<true, Starts, run_length>(tile, carried);
-      else
-        scan_tile<false, Starts, run_length>(tile, carried);
-    } else {
-      if (full) scan_tile<true, Starts, 1>(tile, carried);
-      else scan_tile<false, Starts, 1>(tile, carried);
-    }
+    if (takes_full_body(tile, full)) scan_tile<true, Starts, run_length>(tile, carried);
+    else scan_tile<false, Starts, run_length>(tile, carried);
   }
 
   // Items j x V .. j x V + V - 1 of a thread's array: the elements of its run j.
