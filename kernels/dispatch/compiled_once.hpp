@@ -12,7 +12,7 @@
 // max on the 4- and 8-byte integers, float and double, and the fill for the fixed-width
 // integers, float and double; a program's forces launch those through the functions below
 // rather than compiling their own. five_rune.cu's genhist then compiles two kernels instead of
-// six, and the program 0.95x the time
+// six, and the program 0.94x the time
 // (bench/experiments/2026-12-04-compile-kernels-compiled-once.md). Any other operator or type,
 // and every program compiled header-only, compiles the kernels it launches, as before: a
 // header-only translation unit would otherwise compile the runtime's whole table.
