@@ -36,8 +36,8 @@ template <class Policy = elementwise_policy_sm90, class F> void for_each_index(i
 }
 
 // out[i] = x for i in [0, n): the one fill kernel of each element type, for the arrays a force
-// fills and the histograms' fresh bins alike; the runtime's for the types it compiles (Note
-// [Kernels compiled once]).
+// fills and the histograms' fresh bins alike: own_fill as this translation unit compiles it,
+// fill by the runtime's kernel for the types it compiles (Note [Kernels compiled once]).
 template <class T> struct fill_values {
   struct nothing {};
   T* out;
@@ -45,8 +45,11 @@ template <class T> struct fill_values {
   __device__ nothing load(index_t) const { return {}; }
   __device__ void store(index_t i, nothing) const { out[i] = x; }
 };
+template <class T> void own_fill(T* out, index_t n, const T& x, cudaStream_t stream) {
+  for_each_index(n, fill_values<T>{out, x}, stream);
+}
 template <class T> void fill(T* out, index_t n, const T& x, cudaStream_t stream) {
   if constexpr (fill_in_runtime<T>) runtime_fill(once_value_of<T>(), out, n, &x, stream);
-  else for_each_index(n, fill_values<T>{out, x}, stream);
+  else own_fill(out, n, x, stream);
 }
 }  // namespace rune::kernels

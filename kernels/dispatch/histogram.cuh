@@ -200,15 +200,22 @@ void allocate_global_parts(const hist_launch_plan& p, const Body& body, hist_pas
   });
 }
 
-// The combine of global sub-histograms L into the destination: by the runtime's kernel where it
+// The combine of global sub-histograms L into the destination, as this translation unit
+// compiles it (the runtime's table too goes through it), and by the runtime's kernel where it
 // compiles one for (Op, V) (Note [Kernels compiled once]).
+template <class Policy, class Op, class V>
+void launch_own_combine(const hist_target<Op, V>& t, const hist_layout& L, unsigned blocks, bool reset,
+                        cudaStream_t stream) {
+  launch_early(hist_combine_kernel<Policy, Op, V>, dim3(blocks), dim3(Policy::combine_threads), 0, stream,
+               "launch of rune::kernels::hist_combine_kernel", t, L, reset);
+}
+
 template <class Policy, class Op, class V>
 void launch_combine(const hist_target<Op, V>& t, const hist_layout& L, unsigned blocks, bool reset, cudaStream_t stream) {
   if constexpr (hist_kernels_in_runtime<Policy, Op, V>)
     runtime_launch_combine(once_op_of<Op>(), once_value_of<V>(), blocks, stream, &t, L, reset);
   else
-    launch_early(hist_combine_kernel<Policy, Op, V>, dim3(blocks), dim3(Policy::combine_threads), 0, stream,
-                 "launch of rune::kernels::hist_combine_kernel", t, L, reset);
+    launch_own_combine<Policy>(t, L, blocks, reset, stream);
 }
 
 // The pass kernel's launches of a plan: each pass, then the combine of every global histogram

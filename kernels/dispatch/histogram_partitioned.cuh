@@ -26,10 +26,23 @@
 namespace rune::kernels {
 
 namespace detail_hist {
-// The pass over the partitioned updates: the runtime's kernel where it compiles one for (Op,
-// V) (Note [Kernels compiled once]), else this program's. partition_pass_kernel is the kernel,
-// allowed the device's opt-in shared memory, whose occupancy sizes the pass;
-// launch_partition_pass launches it.
+// The pass over the partitioned updates as this translation unit compiles it: the kernel,
+// allowed the device's opt-in shared memory (its occupancy sizes the pass, prepare_partitioned),
+// and its launch, which comes after that allowance. The runtime's table goes through these two
+// for its entries (Note [Kernels compiled once]).
+template <class Policy, class Op, class V, class Offset> const void* own_partition_pass_kernel() {
+  return reinterpret_cast<const void*>(with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
+      current_device_properties().shared_per_block_optin));
+}
+
+template <class Policy, class Op, class V, class Offset>
+void launch_own_partition_pass(const hist_target<Op, V>& target, const hist_partitioned_updates<Offset>& updates,
+                               unsigned grid, std::size_t shared_bytes, cudaStream_t stream) {
+  launch_early(hist_partition_pass_kernel<Policy, Op, V, Offset>, dim3(grid), dim3(Policy::block_threads), shared_bytes,
+               stream, "launch of rune::kernels::hist_partition_pass_kernel", target, updates);
+}
+
+// The same, by the runtime's kernel where it compiles one for (Op, V).
 template <class Policy, class Op, class V, class Offset>
 inline constexpr bool partition_pass_in_runtime =
     hist_kernels_in_runtime<Policy, Op, V> && std::is_same_v<Offset, std::uint16_t>;
@@ -38,22 +51,17 @@ template <class Policy, class Op, class V, class Offset> const void* partition_p
   if constexpr (partition_pass_in_runtime<Policy, Op, V, Offset>)
     return runtime_partition_pass_kernel(once_op_of<Op>(), once_value_of<V>());
   else
-    return reinterpret_cast<const void*>(with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
-        current_device_properties().shared_per_block_optin));
+    return own_partition_pass_kernel<Policy, Op, V, Offset>();
 }
 
 template <class Policy, class Op, class V, class Offset>
 void launch_partition_pass(const hist_target<Op, V>& target, const hist_partitioned_updates<Offset>& updates,
                            const hist_partitioned_run& r, cudaStream_t stream) {
   const auto grid = static_cast<unsigned>(r.pass_grid);
-  if constexpr (partition_pass_in_runtime<Policy, Op, V, Offset>) {
+  if constexpr (partition_pass_in_runtime<Policy, Op, V, Offset>)
     runtime_launch_partition_pass(once_op_of<Op>(), once_value_of<V>(), grid, r.shared_bytes, stream, &target, updates);
-  } else {
-    const auto kernel = with_dynamic_shared<&hist_partition_pass_kernel<Policy, Op, V, Offset>>(
-        current_device_properties().shared_per_block_optin);
-    launch_early(kernel, dim3(grid), dim3(Policy::block_threads), r.shared_bytes, stream,
-                 "launch of rune::kernels::hist_partition_pass_kernel", target, updates);
-  }
+  else
+    launch_own_partition_pass<Policy>(target, updates, grid, r.shared_bytes, stream);
 }
 
 // The tiles' counts scanned in place: by the runtime's scan where it compiles one.

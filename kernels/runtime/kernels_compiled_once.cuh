@@ -9,10 +9,7 @@
 #include "../dispatch/compiled_once.hpp"
 #include "../dispatch/exclusive_sum.cuh"
 #include "../dispatch/for_each_index.cuh"
-#include "../entry/hist_kernel.cuh"
-#include "device_properties.hpp"
-#include "dynamic_shared.hpp"
-#include "early_launch.hpp"
+#include "../dispatch/histogram.cuh"
 
 namespace rune::kernels::inline RUNE_RUNTIME_ABI {
 namespace detail_once {
@@ -39,33 +36,30 @@ template <class F> void with_value(once_value v, F&& f) {
 }
 
 // f(std::type_identity<Op>{}, std::type_identity<V>{}) for a histogram entry: the operator o
-// names, on a value of 4 or 8 bytes (hist_kernels_in_runtime).
+// names, on a value v names that hist_kernels_in_runtime takes.
+template <class Op, class F> void with_hist_values(once_value v, F&& f) {
+  with_value(v, [&](auto value) {
+    if constexpr (hist_kernels_in_runtime<hist_policy_sm90, Op, typename decltype(value)::type>)
+      f(std::type_identity<Op>{}, value);
+    else
+      not_in_table();
+  });
+}
 template <class F> void with_hist(once_op o, once_value v, F&& f) {
-  const auto on_values = [&](auto op) {
-    with_value(v, [&](auto value) {
-      if constexpr (sizeof(typename decltype(value)::type) >= 4) f(op, value);
-      else not_in_table();
-    });
-  };
   switch (o) {
-    case once_op::plus: return on_values(std::type_identity<rune::plus>{});
-    case once_op::min: return on_values(std::type_identity<rune::min>{});
-    case once_op::max: return on_values(std::type_identity<rune::max>{});
+    case once_op::plus: return with_hist_values<rune::plus>(v, f);
+    case once_op::min: return with_hist_values<rune::min>(v, f);
+    case once_op::max: return with_hist_values<rune::max>(v, f);
     case once_op::none: break;
   }
   not_in_table();
-}
-
-template <class Op, class V> auto partition_pass() {
-  return with_dynamic_shared<&hist_partition_pass_kernel<hist_policy_sm90, Op, V, std::uint16_t>>(
-      current_device_properties().shared_per_block_optin);
 }
 }  // namespace detail_once
 
 void runtime_fill(once_value v, void* out, index_t n, const void* x, cudaStream_t stream) {
   detail_once::with_value(v, [&](auto value) {
     using T = typename decltype(value)::type;
-    for_each_index(n, fill_values<T>{static_cast<T*>(out), *static_cast<const T*>(x)}, stream);
+    own_fill(static_cast<T*>(out), n, *static_cast<const T*>(x), stream);
   });
 }
 
@@ -74,8 +68,8 @@ void runtime_exclusive_sum_of_counts(index_t* xs, index_t n, cudaStream_t stream
 const void* runtime_partition_pass_kernel(once_op op, once_value v) {
   const void* kernel = nullptr;
   detail_once::with_hist(op, v, [&](auto o, auto value) {
-    kernel = reinterpret_cast<const void*>(
-        detail_once::partition_pass<typename decltype(o)::type, typename decltype(value)::type>());
+    kernel = detail_hist::own_partition_pass_kernel<hist_policy_sm90, typename decltype(o)::type,
+                                                    typename decltype(value)::type, std::uint16_t>();
   });
   return kernel;
 }
@@ -83,22 +77,16 @@ const void* runtime_partition_pass_kernel(once_op op, once_value v) {
 void runtime_launch_partition_pass(once_op op, once_value v, unsigned grid, std::size_t shared_bytes, cudaStream_t stream,
                                    const void* target, const hist_partitioned_updates<std::uint16_t>& u) {
   detail_once::with_hist(op, v, [&](auto o, auto value) {
-    using Op = typename decltype(o)::type;
-    using V = typename decltype(value)::type;
-    launch_early(detail_once::partition_pass<Op, V>(), dim3(grid), dim3(hist_policy_sm90::block_threads), shared_bytes,
-                 stream, "launch of rune::kernels::hist_partition_pass_kernel",
-                 *static_cast<const hist_target<Op, V>*>(target), u);
+    using target_type = hist_target<typename decltype(o)::type, typename decltype(value)::type>;
+    detail_hist::launch_own_partition_pass<hist_policy_sm90>(*static_cast<const target_type*>(target), u, grid, shared_bytes, stream);
   });
 }
 
 void runtime_launch_combine(once_op op, once_value v, unsigned blocks, cudaStream_t stream, const void* target,
                             const hist_layout& L, bool reset) {
   detail_once::with_hist(op, v, [&](auto o, auto value) {
-    using Op = typename decltype(o)::type;
-    using V = typename decltype(value)::type;
-    launch_early(hist_combine_kernel<hist_policy_sm90, Op, V>, dim3(blocks), dim3(hist_policy_sm90::combine_threads), 0,
-                 stream, "launch of rune::kernels::hist_combine_kernel", *static_cast<const hist_target<Op, V>*>(target),
-                 L, reset);
+    using target_type = hist_target<typename decltype(o)::type, typename decltype(value)::type>;
+    detail_hist::launch_own_combine<hist_policy_sm90>(*static_cast<const target_type*>(target), L, blocks, reset, stream);
   });
 }
 }  // namespace rune::kernels::inline RUNE_RUNTIME_ABI
